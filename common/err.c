@@ -1,0 +1,88 @@
+#include "config.h"
+
+#include <stddef.h>
+
+#include "err.h"
+
+struct err_entry {
+	int code;
+	const char *name;
+	const char *msg;
+};
+
+static const struct err_entry err_table[] = {
+	{ ERR_OK, "ERR_OK", "success" },
+	{ ERR_NOMEM, "ERR_NOMEM", "out of memory" },
+	{ ERR_INVAL, "ERR_INVAL", "invalid argument" },
+	{ ERR_IO, "ERR_IO", "device input/output error" },
+	{ ERR_TIMEOUT, "ERR_TIMEOUT", "timed out" },
+	{ ERR_PROTO, "ERR_PROTO", "malformed reply from device" },
+	{ ERR_NODEV, "ERR_NODEV", "no such device or device removed" },
+	{ ERR_PERM, "ERR_PERM", "permission denied" },
+	{ ERR_HID_INVALID_CMD, "ERR_HID_INVALID_CMD",
+	    "device error: invalid command" },
+	{ ERR_HID_INVALID_PAR, "ERR_HID_INVALID_PAR",
+	    "device error: invalid parameter" },
+	{ ERR_HID_INVALID_LEN, "ERR_HID_INVALID_LEN",
+	    "device error: invalid length" },
+	{ ERR_HID_INVALID_SEQ, "ERR_HID_INVALID_SEQ",
+	    "device error: invalid sequence" },
+	{ ERR_HID_MSG_TIMEOUT, "ERR_HID_MSG_TIMEOUT",
+	    "device error: message timeout" },
+	{ ERR_HID_BUSY, "ERR_HID_BUSY", "device error: channel busy" },
+	{ ERR_HID_LOCK_REQUIRED, "ERR_HID_LOCK_REQUIRED",
+	    "device error: lock required" },
+	{ ERR_HID_INVALID_CHANNEL, "ERR_HID_INVALID_CHANNEL",
+	    "device error: invalid channel" },
+	{ ERR_HID_OTHER, "ERR_HID_OTHER", "device error: unspecified" },
+	{ ERR_WRONG_KH, "ERR_WRONG_KH", "key handle not for this device" },
+	{ ERR_PRESENCE, "ERR_PRESENCE", "user presence required" },
+	{ ERR_WRONG_LENGTH, "ERR_WRONG_LENGTH", "device: wrong length" },
+	{ ERR_INS_NOT_SUPPORTED, "ERR_INS_NOT_SUPPORTED",
+	    "device: instruction not supported" },
+	{ ERR_SW, "ERR_SW", "device: unexpected status word" },
+	{ ERR_VERIFY, "ERR_VERIFY", "signature verification failed" },
+	{ ERR_NO_PRESENCE, "ERR_NO_PRESENCE",
+	    "user presence flag not set" },
+	{ ERR_UNSUPPORTED, "ERR_UNSUPPORTED", "not supported" },
+	{ ERR_FILE, "ERR_FILE", "cannot open or read file" },
+	{ ERR_FILE_UNSAFE, "ERR_FILE_UNSAFE",
+	    "file has unsafe type, owner or permissions" },
+	{ ERR_PARSE, "ERR_PARSE", "malformed input" },
+	{ ERR_NOT_FOUND, "ERR_NOT_FOUND", "not found" },
+	{ ERR_CRYPTO, "ERR_CRYPTO", "cryptographic library failure" },
+	{ ERR_CANCELLED, "ERR_CANCELLED", "cancelled" },
+	{ ERR_TOO_BIG, "ERR_TOO_BIG", "size limit exceeded" },
+	{ ERR_RANDOM, "ERR_RANDOM", "no random bytes available" },
+	{ ERR_SYSTEM, "ERR_SYSTEM", "system call failed" },
+	{ ERR_PENDING, "ERR_PENDING", "operation pending" },
+	{ ERR_CONFIG, "ERR_CONFIG", "invalid configuration" },
+	{ ERR_NO_KEY, "ERR_NO_KEY", "no security key found" },
+};
+
+static const struct err_entry *
+err_find(int err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(err_table) / sizeof(err_table[0]); i++)
+		if (err_table[i].code == err)
+			return &err_table[i];
+	return NULL;
+}
+
+const char *
+err_name(int err)
+{
+	const struct err_entry *e = err_find(err);
+
+	return e != NULL ? e->name : "ERR_UNKNOWN";
+}
+
+const char *
+err_str(int err)
+{
+	const struct err_entry *e = err_find(err);
+
+	return e != NULL ? e->msg : "unknown error";
+}

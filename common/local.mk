@@ -1,0 +1,21 @@
+noinst_LTLIBRARIES += common/libcommon.la
+common_libcommon_la_SOURCES = \
+	common/err.c common/err.h \
+	common/util.c common/util.h \
+	common/rbuf.c common/rbuf.h \
+	common/b64.c common/b64.h \
+	common/hid.c common/hid.h \
+	common/ctaphid.c common/ctaphid.h \
+	common/hidraw.c common/hidraw.h \
+	common/unixdev.c common/unixdev.h \
+	common/u2f.c common/u2f.h \
+	common/crypto.c common/crypto.h \
+	common/cred.c common/cred.h \
+	common/dev.c common/dev.h \
+	common/dev_u2f.c common/dev_int.h \
+	common/auth.c common/auth.h common/devset.c \
+	common/authfile.c common/authfile.h \
+	common/safefile.c common/safefile.h \
+	common/sshkey.c common/sshkey.h
+common_libcommon_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS)

@@ -1,0 +1,29 @@
+/* Reading files that someone else may control, without being fooled:
+ * O_NOFOLLOW|O_CLOEXEC|O_NOCTTY|O_NONBLOCK, then fstat: a regular file,
+ * owned by root or by the allowed owner, not group- or world-writable,
+ * no larger than max_size. */
+#ifndef PU_SAFEFILE_H
+#define PU_SAFEFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct safefile_policy {
+	uid_t owner;		/* allowed owner besides root */
+	size_t max_size;	/* ERR_TOO_BIG above this */
+};
+
+/* Read the whole file into a NUL-terminated malloc'd buffer.
+ * ERR_FILE (with errno kept) when it cannot be opened (ENOENT -> the
+ * caller may decide "no file"), ERR_FILE_UNSAFE with a reason in *why
+ * (a static string) for type/owner/mode problems, ERR_TOO_BIG. */
+/* *why (why may be NULL) is NULL or one of "is a symbolic link", "is not
+ * a regular file", "is owned by another user", "is group- or
+ * world-writable", "is too large". A file that grows past max_size while
+ * being read is ERR_TOO_BIG. O_NOFOLLOW covers the last path component
+ * only: callers reading a user's file drop privileges first. *buf is
+ * malloc'd (free it; contents are wiped when we reallocate). */
+int safefile_read(const char *path, const struct safefile_policy *pol,
+    char **buf, size_t *len, const char **why);
+
+#endif

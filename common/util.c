@@ -1,0 +1,102 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "err.h"
+#include "util.h"
+
+void
+util_wipe(void *p, size_t n)
+{
+	if (p != NULL && n > 0)
+		explicit_bzero(p, n);
+}
+
+void
+util_freezero(void *p, size_t n)
+{
+	if (p == NULL)
+		return;
+	util_wipe(p, n);
+	free(p);
+}
+
+int
+util_random(void *buf, size_t n)
+{
+	uint8_t *p = buf;
+	ssize_t got;
+
+	while (n > 0) {
+		got = getrandom(p, n, 0);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return ERR_RANDOM;
+		}
+		p += (size_t)got;
+		n -= (size_t)got;
+	}
+	return ERR_OK;
+}
+
+int64_t
+util_now_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+util_ms_left(int64_t deadline)
+{
+	int64_t left = deadline - util_now_ms();
+
+	if (left < 0)
+		return 0;
+	if (left > INT32_MAX)
+		return INT32_MAX;
+	return (int)left;
+}
+
+void
+util_sleep_ms(int ms)
+{
+	struct timespec ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+void
+log_vmsg(const struct log *lg, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	if (lg == NULL || lg->fn == NULL)
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	lg->fn(lg->arg, line);
+}
+
+void
+log_msg(const struct log *lg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_vmsg(lg, fmt, ap);
+	va_end(ap);
+}

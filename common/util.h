@@ -1,0 +1,34 @@
+/* Small helpers shared by everything: wiping, randomness, clocks, logging. */
+#ifndef PU_UTIL_H
+#define PU_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Wipe n bytes at p, then free(p). NULL-safe. */
+void util_freezero(void *p, size_t n);
+/* Wipe n bytes at p; never optimised away. */
+void util_wipe(void *p, size_t n);
+/* Fill buf with n bytes from getrandom(2); ERR_RANDOM on failure. */
+int util_random(void *buf, size_t n);
+/* Milliseconds on CLOCK_MONOTONIC. */
+int64_t util_now_ms(void);
+/* Sleep ms milliseconds (restarted after signals). */
+void util_sleep_ms(int ms);
+/* Milliseconds left until deadline (never negative, capped at INT32_MAX). */
+int util_ms_left(int64_t deadline);
+
+/* A log sink. Code under common/ never prints: it hands lines to a sink
+ * that the module or the tool provides. Pass NULL for silence. */
+struct log {
+	void (*fn)(void *arg, const char *line);
+	void *arg;
+};
+
+void log_msg(const struct log *lg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void log_vmsg(const struct log *lg, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+#endif

@@ -1,0 +1,1 @@
+dist_man_MANS += man/pam_u2f.8 man/pamu2fcfg.1

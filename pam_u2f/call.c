@@ -1,0 +1,161 @@
+/* The flow of one authentication: arguments, user, credentials, then the
+ * touch (touch.c) or manual mode (manualconv.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+
+#include "call.h"
+#include "err.h"
+#include "manualconv.h"
+#include "retval.h"
+#include "touch.h"
+#include "userfile.h"
+
+#define CALL_PWBUF_MIN 1024
+#define CALL_PWBUF_MAX (1024 * 1024)
+
+void
+call_init(struct call *c, pam_handle_t *pamh)
+{
+	memset(c, 0, sizeof(*c));
+	c->pamh = pamh;
+	debug_open(&c->dbg, pamh, false, NULL);
+}
+
+int
+call_args(struct call *c, int argc, const char **argv)
+{
+	int r;
+
+	/* A silent pass to learn debug/debug_file, then the real one, so
+	 * that argument errors reach the debug sink too. */
+	r = args_parse(&c->opt, argc, argv, NULL);
+	debug_close(&c->dbg);
+	debug_open(&c->dbg, c->pamh, c->opt.debug, c->opt.debug_file);
+	if (r != ERR_OK) {
+		args_free(&c->opt);
+		r = args_parse(&c->opt, argc, argv, &c->dbg.err);
+		if (r == ERR_OK)	/* cannot happen, but fail closed */
+			r = ERR_CONFIG;
+		return r;
+	}
+	c->args_ok = true;
+	debug_msg(&c->dbg, "origin %s, appid %s, timeout %d s",
+	    c->opt.origin, c->opt.appid, c->opt.timeout);
+	return ERR_OK;
+}
+
+static int
+call_user(struct call *c)
+{
+	struct passwd *res = NULL;
+	size_t size;
+	long sz = sysconf(_SC_GETPW_R_SIZE_MAX);
+	int e = ERANGE;
+
+	if (pam_get_user(c->pamh, &c->user, NULL) != PAM_SUCCESS ||
+	    c->user == NULL || c->user[0] == '\0') {
+		debug_err(&c->dbg, "cannot get the user name");
+		return ERR_CANCELLED;
+	}
+	for (size = sz > CALL_PWBUF_MIN ? (size_t)sz : CALL_PWBUF_MIN;
+	    size <= CALL_PWBUF_MAX; size *= 2) {
+		free(c->pwbuf);
+		if ((c->pwbuf = malloc(size)) == NULL)
+			return ERR_NOMEM;
+		e = getpwnam_r(c->user, &c->pw, c->pwbuf, size, &res);
+		if (e != ERANGE)
+			break;
+	}
+	if (res == NULL) {
+		debug_err(&c->dbg, "user %s: %s", c->user,
+		    e != 0 ? strerror(e) : "unknown");
+		return e == 0 || e == ENOENT ? ERR_NOT_FOUND : ERR_SYSTEM;
+	}
+	if (c->pw.pw_dir == NULL || c->pw.pw_dir[0] != '/') {
+		debug_err(&c->dbg, "user %s: no absolute home directory",
+		    c->user);
+		return ERR_CONFIG;
+	}
+	return ERR_OK;
+}
+
+/* What needs FIDO2 (CTAP2) is refused by name, never downgraded. */
+static int
+call_check_creds(struct call *c)
+{
+	const struct cred *cr;
+	size_t i;
+
+	for (i = 0; i < c->ncreds; i++) {
+		cr = &c->creds[i];
+		if (cr->type == COSE_ES256 && (cr->flags & (CRED_PIN |
+		    CRED_VERIFICATION | CRED_RESIDENT)) == 0)
+			continue;
+		debug_err(&c->dbg, "credential %zu of %s needs FIDO2 (%s), "
+		    "which is not supported yet", i + 1, c->user,
+		    cr->type != COSE_ES256 ? "key type" :
+		    (cr->flags & CRED_PIN) ? "+pin" :
+		    (cr->flags & CRED_VERIFICATION) ? "+verification" :
+		    "resident key");
+		return ERR_UNSUPPORTED;
+	}
+	return ERR_OK;
+}
+
+int
+call_authenticate(struct call *c)
+{
+	int r;
+
+	if ((r = call_user(c)) != ERR_OK)
+		return r;
+	r = userfile_load(&c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds,
+	    &c->no_creds);
+	if (r != ERR_OK)
+		return r;
+	debug_msg(&c->dbg, "%zu credential(s) for %s", c->ncreds, c->user);
+	if ((r = call_check_creds(c)) != ERR_OK)
+		return r;
+	if (c->opt.manual)
+		return manualconv_run(c);
+	return touch_run(c);
+}
+
+int
+call_result(struct call *c, int err)
+{
+	int pr = retval_pam(err, c->opt.nouserok && c->no_creds &&
+	    err == ERR_NOT_FOUND);
+
+	if (pr != PAM_SUCCESS && c->args_ok && c->opt.alwaysok &&
+	    err != ERR_SYSTEM) {
+		debug_warn(&c->dbg, "alwaysok: success for %s despite: %s",
+		    c->user != NULL ? c->user : "(unknown user)",
+		    err == ERR_OK ? "nouserok" : err_str(err));
+		pr = PAM_SUCCESS;
+	} else if (c->opt.alwaysok && pr == PAM_SUCCESS)
+		debug_warn(&c->dbg, "alwaysok is set (second factor given)");
+	debug_msg(&c->dbg, "result %s: %s", err_name(err),
+	    pam_strerror(c->pamh, pr));
+	return pr;
+}
+
+void
+call_free(struct call *c)
+{
+	cred_free_list(c->creds, c->ncreds);
+	c->creds = NULL;
+	c->ncreds = 0;
+	free(c->pwbuf);
+	c->pwbuf = NULL;
+	args_free(&c->opt);
+	debug_close(&c->dbg);
+}

@@ -1,0 +1,36 @@
+# The module: pam_u2f.c holds the two entry points; everything else is in
+# a convenience library that the unit tests link too (nothing is compiled
+# twice). Only pam_sm_authenticate and pam_sm_setcred are exported.
+noinst_LTLIBRARIES += pam_u2f/libmodule.la
+pam_u2f_libmodule_la_SOURCES = \
+	pam_u2f/args.c pam_u2f/args.h \
+	pam_u2f/call.c pam_u2f/call.h \
+	pam_u2f/converse.c pam_u2f/converse.h \
+	pam_u2f/debug.c pam_u2f/debug.h \
+	pam_u2f/manualconv.c pam_u2f/manualconv.h \
+	pam_u2f/pending.c pam_u2f/pending.h \
+	pam_u2f/privdrop.c pam_u2f/privdrop.h \
+	pam_u2f/retval.c pam_u2f/retval.h \
+	pam_u2f/touch.c pam_u2f/touch.h \
+	pam_u2f/userfile.c pam_u2f/userfile.h
+pam_u2f_libmodule_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
+
+pamdir = $(PAMDIR)
+pam_LTLIBRARIES = pam_u2f/pam_u2f.la
+pam_u2f_pam_u2f_la_SOURCES = pam_u2f/pam_u2f.c
+pam_u2f_pam_u2f_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
+pam_u2f_pam_u2f_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
+	-no-undefined -Wl,--no-undefined \
+	-export-symbols $(srcdir)/pam_u2f/export.sym
+pam_u2f_pam_u2f_la_LIBADD = pam_u2f/libmodule.la common/libcommon.la \
+	$(PAM_LIBS)
+EXTRA_DIST += pam_u2f/export.sym
+
+# Manual mode's pure parts live in common/ (no PAM headers).
+common_libcommon_la_SOURCES += common/manual.c common/manual.h
+
+# Leave no .la behind in the PAM directory.
+install-data-hook:
+	rm -f $(DESTDIR)$(pamdir)/pam_u2f.la
+uninstall-hook:
+	rm -f $(DESTDIR)$(pamdir)/pam_u2f.so

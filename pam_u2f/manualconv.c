@@ -1,0 +1,113 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <security/pam_appl.h>
+
+#include "b64.h"
+#include "converse.h"
+#include "err.h"
+#include "manual.h"
+#include "manualconv.h"
+#include "util.h"
+
+#define MANUALCONV_LINES 4
+
+static const char *const manualconv_prompts[MANUALCONV_LINES] = {
+	"fido2-assert output, line 1 (client data hash): ",
+	"fido2-assert output, line 2 (relying party): ",
+	"fido2-assert output, line 3 (authenticator data): ",
+	"fido2-assert output, line 4 (signature): ",
+};
+
+static const char *
+manualconv_rp(const struct call *c, const struct cred *cr)
+{
+	return (cr->flags & CRED_APPID) ? c->opt.appid : c->opt.origin;
+}
+
+/* Show the intro and one challenge per credential. */
+static int
+manualconv_show(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN])
+{
+	char intro[256], *chal = NULL;
+	size_t i;
+	int r;
+
+	snprintf(intro, sizeof(intro), MANUALCONV_INTRO,
+	    args_presence(&c->opt) ? " -p" : "");
+	if ((r = converse_show(c->pamh, PAM_TEXT_INFO, intro)) != ERR_OK)
+		return r;
+	for (i = 0; i < c->ncreds; i++) {
+		r = manual_challenge(cdh[i], manualconv_rp(c, &c->creds[i]),
+		    &c->creds[i], &chal);
+		if (r != ERR_OK)
+			return r;
+		r = converse_show(c->pamh, PAM_TEXT_INFO, chal);
+		free(chal);
+		if (r != ERR_OK)
+			return r;
+	}
+	return ERR_OK;
+}
+
+/* Verify the answer against the challenge whose cdh it echoes. */
+static int
+manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
+    const struct manual_answer *a)
+{
+	struct assertion as;
+	size_t i;
+	int r, last = ERR_VERIFY;
+
+	for (i = 0; i < c->ncreds; i++) {
+		r = manual_verify(cdh[i], manualconv_rp(c, &c->creds[i]),
+		    &c->creds[i], args_presence(&c->opt), a, &as);
+		if (r == ERR_OK) {
+			debug_msg(&c->dbg, "manual: credential %zu verified "
+			    "(counter %lu)", i + 1, (unsigned long)as.counter);
+			return ERR_OK;
+		}
+		if (r != ERR_VERIFY)
+			last = r;
+	}
+	debug_err(&c->dbg, "manual: the answer did not verify: %s",
+	    err_str(last));
+	/* A malformed answer is a failed second factor. */
+	return last == ERR_NOMEM ? last : ERR_VERIFY;
+}
+
+int
+manualconv_run(struct call *c)
+{
+	uint8_t (*cdh)[DEV_CDH_LEN] = NULL;
+	char *line[MANUALCONV_LINES] = { NULL, NULL, NULL, NULL };
+	struct manual_answer a;
+	size_t i;
+	int r;
+
+	if ((cdh = calloc(c->ncreds, sizeof(*cdh))) == NULL)
+		return ERR_NOMEM;
+	if ((r = util_random(cdh, c->ncreds * sizeof(*cdh))) != ERR_OK ||
+	    (r = manualconv_show(c, (const uint8_t (*)[DEV_CDH_LEN])cdh)) !=
+	    ERR_OK)
+		goto fail;
+	for (i = 0; i < MANUALCONV_LINES; i++)
+		if ((r = converse_ask(c->pamh, PAM_PROMPT_ECHO_ON,
+		    manualconv_prompts[i], &line[i])) != ERR_OK) {
+			debug_err(&c->dbg, "manual: no answer");
+			goto fail;
+		}
+	a.cdh = line[0];
+	a.rp_id = line[1];
+	a.authdata = line[2];
+	a.sig = line[3];
+	r = manualconv_check(c, (const uint8_t (*)[DEV_CDH_LEN])cdh, &a);
+fail:
+	for (i = 0; i < MANUALCONV_LINES; i++)
+		converse_free(line[i]);
+	util_freezero(cdh, c->ncreds * sizeof(*cdh));
+	return r;
+}

@@ -1,0 +1,88 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "privdrop.h"
+
+/* glibc's setgroups/setresuid broadcast to every thread; the system calls
+ * themselves change only the calling thread. */
+static int
+thr_setgroups(size_t n, const gid_t *g)
+{
+	return (int)syscall(SYS_setgroups, n, g);
+}
+
+static int
+thr_setegid(gid_t g)
+{
+	return (int)syscall(SYS_setresgid, (gid_t)-1, g, (gid_t)-1);
+}
+
+static int
+thr_seteuid(uid_t u)
+{
+	return (int)syscall(SYS_setresuid, (uid_t)-1, u, (uid_t)-1);
+}
+
+static int
+privdrop_save(struct privdrop *p)
+{
+	int n;
+
+	if ((n = getgroups(0, NULL)) < 0 || n > PRIVDROP_GROUPS_MAX)
+		return ERR_SYSTEM;
+	if ((p->groups = calloc((size_t)n + 1, sizeof(gid_t))) == NULL)
+		return ERR_NOMEM;
+	if ((n = getgroups(n, p->groups)) < 0)
+		return ERR_SYSTEM;
+	p->ngroups = (size_t)n;
+	p->euid = geteuid();
+	p->egid = getegid();
+	return ERR_OK;
+}
+
+int
+privdrop_drop(struct privdrop *p, const struct passwd *pw)
+{
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	if (geteuid() != 0 || pw->pw_uid == 0)
+		return ERR_OK;
+	if ((r = privdrop_save(p)) != ERR_OK)
+		goto fail;
+	p->dropped = true;
+	if (thr_setgroups(1, &pw->pw_gid) != 0 ||
+	    thr_setegid(pw->pw_gid) != 0 || thr_seteuid(pw->pw_uid) != 0) {
+		r = ERR_SYSTEM;
+		goto fail;
+	}
+	return ERR_OK;
+fail:
+	if (privdrop_restore(p) != ERR_OK)
+		r = ERR_SYSTEM;
+	return r;
+}
+
+int
+privdrop_restore(struct privdrop *p)
+{
+	int r = ERR_OK;
+
+	if (p->dropped) {
+		if (thr_seteuid(p->euid) != 0 || thr_setegid(p->egid) != 0 ||
+		    thr_setgroups(p->ngroups, p->groups) != 0 ||
+		    geteuid() != p->euid || getegid() != p->egid)
+			r = ERR_SYSTEM;
+	}
+	free(p->groups);
+	p->groups = NULL;
+	p->ngroups = 0;
+	p->dropped = false;
+	return r;
+}

@@ -1,0 +1,121 @@
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <security/pam_appl.h>
+
+#include "auth.h"
+#include "converse.h"
+#include "err.h"
+#include "pending.h"
+#include "touch.h"
+#include "util.h"
+
+static void
+touch_sleep(int ms)
+{
+	struct timespec ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		continue;
+}
+
+/* Open the keys; with `interactive`, ask first and wait for one. */
+static int
+touch_devices(struct call *c, struct dev ***devs, size_t *ndevs)
+{
+	const char *const *paths = (const char *const *)c->opt.devices;
+	int64_t deadline;
+	char *answer = NULL;
+	int r, first_err = ERR_OK, left;
+
+	if (c->opt.interactive) {
+		r = converse_ask(c->pamh, PAM_PROMPT_ECHO_ON, c->opt.prompt,
+		    &answer);
+		converse_free(answer);
+		if (r != ERR_OK) {
+			debug_err(&c->dbg, "interactive prompt: no answer");
+			return r;
+		}
+	}
+	deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
+	for (;;) {
+		r = auth_open_all(paths, c->opt.ndevices, c->opt.max_devices,
+		    &c->dbg.log, TOUCH_OPEN_MS, devs, ndevs, &first_err);
+		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
+		    (left = util_ms_left(deadline)) == 0)
+			break;
+		auth_close_all(*devs, *ndevs);
+		*devs = NULL;
+		touch_sleep(left < TOUCH_REDISCOVER_MS ? left :
+		    TOUCH_REDISCOVER_MS);
+	}
+	if (r != ERR_OK)
+		return r;
+	if (*ndevs == 0) {
+		debug_err(&c->dbg, "%s%s%s", TOUCH_NO_KEY_MSG,
+		    first_err != ERR_OK ? ": " : "",
+		    first_err != ERR_OK ? err_str(first_err) : "");
+		(void)converse_show(c->pamh, PAM_ERROR_MSG, TOUCH_NO_KEY_MSG);
+		return ERR_NO_KEY;
+	}
+	debug_msg(&c->dbg, "%zu security key(s) found", *ndevs);
+	return ERR_OK;
+}
+
+/* Called by auth_run once a key holding a credential is there (or at
+ * once with nodetect), before the wait for the touch. */
+static void
+touch_cue(void *arg)
+{
+	struct call *c = arg;
+
+	pending_create(c);
+	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO,
+	    c->opt.cue_prompt) != ERR_OK)
+		c->cue_err = ERR_CANCELLED;
+}
+
+int
+touch_run(struct call *c)
+{
+	struct dev **devs = NULL;
+	size_t ndevs = 0;
+	struct auth_req req;
+	struct auth_result res;
+	int r;
+
+	if ((r = touch_devices(c, &devs, &ndevs)) != ERR_OK)
+		goto fail;
+	memset(&req, 0, sizeof(req));
+	req.creds = c->creds;
+	req.ncreds = c->ncreds;
+	req.origin = c->opt.origin;
+	req.appid = c->opt.appid;
+	req.presence = args_presence(&c->opt);
+	req.nodetect = c->opt.nodetect;
+	req.timeout_ms = c->opt.timeout * 1000;
+	req.log = &c->dbg.log;
+	req.cue = touch_cue;
+	req.cue_arg = c;
+	r = auth_run(devs, ndevs, &req, &res);
+	pending_remove(c);
+	if (c->cue_err != ERR_OK) {
+		debug_err(&c->dbg, "the cue could not be shown");
+		r = c->cue_err;
+	}
+	if (r == ERR_OK)
+		debug_msg(&c->dbg, "credential %zu verified on %s "
+		    "(counter %lu)", res.cred_index + 1,
+		    dev_path(devs[res.dev_index]),
+		    (unsigned long)res.assertion.counter);
+	else
+		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
+fail:
+	auth_close_all(devs, ndevs);
+	return r;
+}

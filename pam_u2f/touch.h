@@ -1,0 +1,15 @@
+/* The touch: find the keys (waiting for one with `interactive`), then one
+ * touch on whichever key holds a credential, with the cue and the
+ * authpending file around the wait. */
+#ifndef PU_TOUCH_H
+#define PU_TOUCH_H
+
+#include "call.h"
+
+#define TOUCH_REDISCOVER_MS 500	/* interactive: look for keys this often */
+#define TOUCH_OPEN_MS 1000	/* to open one device */
+#define TOUCH_NO_KEY_MSG "no security key found"
+
+int touch_run(struct call *c);
+
+#endif

@@ -1,0 +1,237 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "authfile.h"
+#include "err.h"
+#include "privdrop.h"
+#include "safefile.h"
+#include "sshkey.h"
+#include "userfile.h"
+#include "util.h"
+
+/* Substitute %u (user), %h (home) and %% in pat. */
+static int
+userfile_expand(const char *pat, const struct passwd *pw, char **out,
+    bool *used)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = NULL;
+	const char *p;
+	int r = ERR_CONFIG;
+
+	*out = NULL;
+	if ((f = open_memstream(&buf, &size)) == NULL)
+		return ERR_NOMEM;
+	for (p = pat; *p != '\0'; p++) {
+		if (*p != '%') {
+			fputc(*p, f);
+			continue;
+		}
+		p++;
+		if (*p == 'u' || *p == 'h')
+			*used = true;
+		if (*p == 'u')
+			fputs(pw->pw_name, f);
+		else if (*p == 'h')
+			fputs(pw->pw_dir, f);
+		else if (*p == '%')
+			fputc('%', f);
+		else
+			goto fail;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		r = ERR_NOMEM;
+		goto fail;
+	}
+	f = NULL;
+	*out = buf;
+	buf = NULL;
+	r = ERR_OK;
+fail:
+	if (f != NULL)
+		fclose(f);
+	free(buf);
+	return r;
+}
+
+static int
+userfile_join(const char *a, const char *b, const char *c, char **out)
+{
+	if (asprintf(out, "%s/%s%s%s", a, b, c[0] != '\0' ? "/" : "",
+	    c) < 0) {
+		*out = NULL;
+		return ERR_NOMEM;
+	}
+	return ERR_OK;
+}
+
+/* The per-user default: $XDG_CONFIG_HOME (secure_getenv, absolute only)
+ * or ~/.config, then Yubico/u2f_keys; ~/.ssh/id_ecdsa_sk for sshformat. */
+static int
+userfile_default(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, char **out)
+{
+	const char *xdg;
+
+	if (o->sshformat)
+		return userfile_join(pw->pw_dir, USERFILE_SSH, "", out);
+	xdg = secure_getenv("XDG_CONFIG_HOME");
+	if (xdg != NULL && xdg[0] == '/')
+		return userfile_join(xdg, USERFILE_DIR, USERFILE_NAME, out);
+	if (xdg != NULL && xdg[0] != '\0')
+		debug_msg(dbg, "XDG_CONFIG_HOME is not absolute, ignored");
+	return userfile_join(pw->pw_dir, ".config/" USERFILE_DIR,
+	    USERFILE_NAME, out);
+}
+
+int
+userfile_path(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct userfile *uf)
+{
+	char *p = NULL;
+	bool used = false;
+	int r;
+
+	memset(uf, 0, sizeof(*uf));
+	if (o->authfile == NULL) {
+		uf->user_file = uf->drop = true;
+		return userfile_default(o, pw, dbg, &uf->path);
+	}
+	if (o->expand) {
+		if ((r = userfile_expand(o->authfile, pw, &p, &used)) != ERR_OK) {
+			if (r == ERR_CONFIG)
+				debug_err(dbg, "authfile=%s: bad %% pattern "
+				    "(expand knows %%u, %%h, %%%%)", o->authfile);
+			return r;
+		}
+	} else if ((p = strdup(o->authfile)) == NULL)
+		return ERR_NOMEM;
+	if (p[0] == '/') {
+		/* Central, unless it names the user's own file. */
+		uf->user_file = used;
+		uf->drop = used || o->openasuser;
+		uf->path = p;
+		return ERR_OK;
+	}
+	uf->user_file = uf->drop = true;
+	r = userfile_join(pw->pw_dir, p, "", &uf->path);
+	free(p);
+	return r;
+}
+
+void
+userfile_clear(struct userfile *uf)
+{
+	free(uf->path);
+	uf->path = NULL;
+}
+
+/* Read the file, as the user when the user controls it. */
+static int
+userfile_read(const struct userfile *uf, const struct passwd *pw,
+    const struct debug *dbg, char **buf, size_t *len)
+{
+	struct safefile_policy pol;
+	struct privdrop pd;
+	const char *why = NULL;
+	int r, rr, e;
+
+	pol.owner = uf->user_file ? pw->pw_uid : 0;
+	pol.max_size = uf->user_file ? USERFILE_USER_MAX :
+	    USERFILE_CENTRAL_MAX;
+	if (uf->drop && (r = privdrop_drop(&pd, pw)) != ERR_OK) {
+		debug_err(dbg, "cannot drop privileges to %s", pw->pw_name);
+		return r;
+	}
+	r = safefile_read(uf->path, &pol, buf, len, &why);
+	e = errno;
+	if (uf->drop && (rr = privdrop_restore(&pd)) != ERR_OK) {
+		debug_err(dbg, "cannot restore privileges");
+		util_freezero(*buf, *len);
+		*buf = NULL;
+		return rr;
+	}
+	if (r == ERR_FILE && e == ENOENT)
+		debug_msg(dbg, "%s does not exist", uf->path);
+	else if (r == ERR_FILE)
+		debug_err(dbg, "%s: %s", uf->path, strerror(e));
+	else if (r == ERR_FILE_UNSAFE || r == ERR_TOO_BIG)
+		debug_err(dbg, "%s: %s", uf->path,
+		    why != NULL ? why : err_str(r));
+	else if (r != ERR_OK)
+		debug_err(dbg, "%s: %s", uf->path, err_str(r));
+	if (r == ERR_FILE && e == ENOENT)
+		r = ERR_NOT_FOUND;
+	return r;
+}
+
+static int
+userfile_parse(const struct options *o, const struct userfile *uf,
+    const struct passwd *pw, const struct debug *dbg, const char *buf,
+    size_t len, struct cred **creds, size_t *n)
+{
+	size_t bad = 0;
+	int r;
+
+	if (o->sshformat) {
+		if ((*creds = calloc(1, sizeof(**creds))) == NULL)
+			return ERR_NOMEM;
+		if ((r = sshkey_parse(buf, len, *creds)) != ERR_OK) {
+			free(*creds);
+			*creds = NULL;
+			debug_err(dbg, "%s: not a usable OpenSSH security key "
+			    "file (%s)", uf->path, err_str(r));
+			return r == ERR_NOMEM ? r : ERR_PARSE;
+		}
+		*n = 1;
+		return ERR_OK;
+	}
+	r = authfile_find(buf, len, pw->pw_name, creds, n, &bad);
+	if (r == ERR_PARSE)
+		debug_err(dbg, "%s: line %zu is malformed", uf->path, bad);
+	else if (r == ERR_NOT_FOUND)
+		debug_msg(dbg, "%s: no line for %s", uf->path, pw->pw_name);
+	else if (r != ERR_OK)
+		debug_err(dbg, "%s: %s", uf->path, err_str(r));
+	return r;
+}
+
+int
+userfile_load(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds)
+{
+	struct userfile uf = { NULL, false, false };
+	char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	*creds = NULL;
+	*n = 0;
+	*no_creds = false;
+	if ((r = userfile_path(o, pw, dbg, &uf)) != ERR_OK)
+		goto fail;
+	debug_msg(dbg, "mapping file %s%s", uf.path,
+	    uf.drop ? " (read as the user)" : "");
+	if ((r = userfile_read(&uf, pw, dbg, &buf, &len)) != ERR_OK)
+		goto fail;
+	if ((r = userfile_parse(o, &uf, pw, dbg, buf, len, creds, n)) !=
+	    ERR_OK)
+		goto fail;
+	if (*n == 0) {
+		debug_msg(dbg, "%s: no credentials for %s", uf.path,
+		    pw->pw_name);
+		r = ERR_NOT_FOUND;
+	}
+fail:
+	if (r == ERR_NOT_FOUND)
+		*no_creds = true;
+	util_freezero(buf, len);
+	userfile_clear(&uf);
+	return r;
+}

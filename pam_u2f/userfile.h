@@ -1,0 +1,40 @@
+/* Finding and reading the user's credentials: which file (authfile=,
+ * expand, XDG_CONFIG_HOME, ~/.config/Yubico/u2f_keys, sshformat), read
+ * safely (with the user's privileges when the user controls the file),
+ * then the user's line. Logs name the file and the reason, never its
+ * contents. */
+#ifndef PU_USERFILE_H
+#define PU_USERFILE_H
+
+#include <pwd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "args.h"
+#include "cred.h"
+#include "debug.h"
+
+#define USERFILE_USER_MAX (1024 * 1024)		/* per-user file cap */
+#define USERFILE_CENTRAL_MAX (256 * 1024 * 1024)	/* central file cap */
+#define USERFILE_DIR "Yubico"
+#define USERFILE_NAME "u2f_keys"
+#define USERFILE_SSH ".ssh/id_ecdsa_sk"
+
+struct userfile {
+	char *path;		/* the file chosen */
+	bool user_file;		/* the user's own: may be owned by the user,
+				 * per-user size cap */
+	bool drop;		/* read with the user's privileges */
+};
+
+/* Choose the file. ERR_CONFIG for a bad expand= pattern. */
+int userfile_path(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct userfile *uf);
+/* Load pw's credentials. ERR_NOT_FOUND (and *no_creds = true) only when
+ * the file does not exist, has no line for the user, or the line has no
+ * credentials. ERR_SYSTEM if privileges could not be restored. */
+int userfile_load(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds);
+void userfile_clear(struct userfile *uf);
+
+#endif

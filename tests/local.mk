@@ -1,0 +1,10 @@
+# Unit tests: one program per common/ file, TAP output via tests/test.h.
+EXTRA_DIST += tests/test.h tests/run.sh
+
+check_LTLIBRARIES += tests/libtokenctl.la
+tests_libtokenctl_la_SOURCES = tests/tokenctl.c tests/tokenctl.h
+
+check_PROGRAMS += tests/test_dev
+TESTS += tests/test_dev
+tests_test_dev_SOURCES = tests/test_dev.c tests/test.h
+tests_test_dev_LDADD = tests/libtokenctl.la common/libcommon.la

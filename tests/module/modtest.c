@@ -1,0 +1,226 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <security/pam_appl.h>
+
+#include "modtest.h"
+
+#define MT_UID_ALICE 4711
+#define MT_UID_BOB 4712
+#define MT_UID_CAROL 4713
+
+struct mt_env mt;
+
+static void
+mt_die(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void
+mt_mkdir(const char *path, const struct mt_user *u, mode_t mode)
+{
+	if (mkdir(path, mode) != 0 && errno != EEXIST)
+		mt_die(path);
+	if (chmod(path, mode) != 0)
+		mt_die(path);
+	if (mt.root && u != NULL && chown(path, u->uid, u->gid) != 0)
+		mt_die(path);
+}
+
+void
+mt_write(const char *path, const char *text, size_t len,
+    const struct mt_user *u, mode_t mode)
+{
+	int fd;
+
+	(void)unlink(path);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600)) < 0)
+		mt_die(path);
+	if (len > 0 && write(fd, text, len) != (ssize_t)len)
+		mt_die(path);
+	if (fchmod(fd, mode) != 0)
+		mt_die(path);
+	if (mt.root && fchown(fd, u != NULL ? u->uid : 0,
+	    u != NULL ? u->gid : 0) != 0)
+		mt_die(path);
+	close(fd);
+}
+
+static void
+mt_user_init(struct mt_user *u, const char *name, uid_t root_uid)
+{
+	char p[300];
+
+	u->name = name;
+	u->uid = mt.root ? root_uid : getuid();
+	u->gid = mt.root ? (gid_t)root_uid : getgid();
+	snprintf(u->home, sizeof(u->home), "%s/home/%s", mt.dir, name);
+	mt_mkdir(u->home, u, 0755);
+	snprintf(p, sizeof(p), "%s/.config", u->home);
+	mt_mkdir(p, u, 0755);
+	snprintf(p, sizeof(p), "%s/.config/Yubico", u->home);
+	mt_mkdir(p, u, 0755);
+}
+
+static void
+mt_users_files(void)
+{
+	char path[300], text[2048];
+	int n;
+
+	n = snprintf(text, sizeof(text),
+	    "root:x:0:0:root:/root:/bin/sh\n"
+	    "alice:x:%u:%u:Alice:%s:/bin/sh\n"
+	    "bob:x:%u:%u:Bob:%s:/bin/sh\n"
+	    "carol:x:%u:%u:Carol:%s:/bin/sh\n",
+	    (unsigned)mt.alice.uid, (unsigned)mt.alice.gid, mt.alice.home,
+	    (unsigned)mt.bob.uid, (unsigned)mt.bob.gid, mt.bob.home,
+	    (unsigned)mt.carol.uid, (unsigned)mt.carol.gid, mt.carol.home);
+	snprintf(path, sizeof(path), "%s/passwd", mt.dir);
+	mt_write(path, text, (size_t)n, NULL, 0644);
+	n = snprintf(text, sizeof(text), "root:x:0:\nalice:x:%u:\n"
+	    "bob:x:%u:\ncarol:x:%u:\n", (unsigned)mt.alice.gid,
+	    (unsigned)mt.bob.gid, (unsigned)mt.carol.gid);
+	snprintf(path, sizeof(path), "%s/group", mt.dir);
+	mt_write(path, text, (size_t)n, NULL, 0644);
+}
+
+static void
+mt_paths(void)
+{
+	const char *b = getenv("top_builddir");
+
+	mt.root = geteuid() == 0;
+	snprintf(mt.confdir, sizeof(mt.confdir), "%s/pam.d", mt.dir);
+	snprintf(mt.debug, sizeof(mt.debug), "%s/debug.log", mt.dir);
+	snprintf(mt.module, sizeof(mt.module), "%s/pam_u2f/.libs/pam_u2f.so",
+	    b != NULL ? b : ".");
+	if (mt.module[0] != '/') {
+		char cwd[256];
+
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			mt_die("getcwd");
+		snprintf(mt.module, sizeof(mt.module),
+		    "%s/%s/pam_u2f/.libs/pam_u2f.so", cwd, b != NULL ? b : ".");
+	}
+}
+
+int
+mt_setup(char **argv)
+{
+	const char *d = getenv("PU_MODTEST_DIR");
+	char path[300];
+
+	if (d != NULL) {
+		snprintf(mt.dir, sizeof(mt.dir), "%s", d);
+		mt_paths();
+		mt_user_init(&mt.alice, "alice", MT_UID_ALICE);
+		mt_user_init(&mt.bob, "bob", MT_UID_BOB);
+		mt_user_init(&mt.carol, "carol", MT_UID_CAROL);
+		return 0;
+	}
+	if (access("/usr/lib/x86_64-linux-gnu/libnss_wrapper.so", R_OK) != 0 &&
+	    access("/usr/lib/libnss_wrapper.so", R_OK) != 0) {
+		printf("1..0 # SKIP libnss_wrapper.so not found\n");
+		return 77;
+	}
+	snprintf(mt.dir, sizeof(mt.dir), "/tmp/pu-mod-XXXXXX");
+	if (mkdtemp(mt.dir) == NULL || chmod(mt.dir, 0755) != 0)
+		mt_die("mkdtemp");
+	mt_paths();
+	snprintf(path, sizeof(path), "%s/home", mt.dir);
+	mt_mkdir(path, NULL, 0755);
+	mt_mkdir(mt.confdir, NULL, 0755);
+	mt_user_init(&mt.alice, "alice", MT_UID_ALICE);
+	mt_user_init(&mt.bob, "bob", MT_UID_BOB);
+	mt_user_init(&mt.carol, "carol", MT_UID_CAROL);
+	mt_users_files();
+	snprintf(path, sizeof(path), "%s/passwd", mt.dir);
+	setenv("NSS_WRAPPER_PASSWD", path, 1);
+	snprintf(path, sizeof(path), "%s/group", mt.dir);
+	setenv("NSS_WRAPPER_GROUP", path, 1);
+	setenv("LD_PRELOAD", "libnss_wrapper.so", 1);
+	setenv("PU_MODTEST_DIR", mt.dir, 1);
+	unsetenv("XDG_CONFIG_HOME");
+	fflush(stdout);
+	execv("/proc/self/exe", argv);
+	mt_die("execv");
+	return 1;
+}
+
+static int
+mt_rm(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) != 0 ? 0 : 0;
+}
+
+void
+mt_teardown(void)
+{
+	if (getenv("PU_MODTEST_KEEP") == NULL)
+		nftw(mt.dir, mt_rm, 16, FTW_DEPTH | FTW_PHYS);
+	else
+		printf("# tree kept in %s\n", mt.dir);
+}
+
+void
+mt_service(const char *name, const char *args)
+{
+	mt_service_lines(name, args, "");
+}
+
+void
+mt_service_lines(const char *name, const char *args, const char *more)
+{
+	char path[300], text[4096];
+	int n;
+
+	n = snprintf(text, sizeof(text), "auth required %s %s debug "
+	    "debug_file=%s\n%s", mt.module, args, mt.debug, more);
+	snprintf(path, sizeof(path), "%s/%s", mt.confdir, name);
+	mt_write(path, text, (size_t)n, NULL, 0644);
+	mt_write(mt.debug, "", 0, NULL, 0600);
+}
+
+bool
+mt_debug_has(const char *needle)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f;
+
+	if ((f = fopen(mt.debug, "r")) == NULL)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+void
+mt_keys_path(const struct mt_user *u, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/.config/Yubico/u2f_keys", u->home);
+}
+
+void
+mt_keys(const struct mt_user *u, const char *text)
+{
+	char path[300];
+
+	mt_keys_path(u, path, sizeof(path));
+	mt_write(path, text, strlen(text), u, 0644);
+}

@@ -1,0 +1,219 @@
+/* The module's argument parser and its return-code table. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <security/pam_modules.h>
+
+#include "args.h"
+#include "err.h"
+#include "retval.h"
+#include "test.h"
+
+/* Collects what the parser logs. */
+struct sink {
+	char text[4096];
+	size_t lines;
+};
+
+static void
+sink_fn(void *arg, const char *line)
+{
+	struct sink *s = arg;
+	size_t used = strlen(s->text);
+
+	snprintf(s->text + used, sizeof(s->text) - used, "%s\n", line);
+	s->lines++;
+}
+
+static int
+parse(struct options *o, struct sink *s, const char **argv, int argc)
+{
+	struct log lg = { sink_fn, s };
+
+	memset(s, 0, sizeof(*s));
+	return args_parse(o, argc, argv, &lg);
+}
+
+#define PARSE(o, s, ...)                                                    \
+	parse((o), (s), (const char *[]){ __VA_ARGS__ },                    \
+	    (int)(sizeof((const char *[]){ __VA_ARGS__ }) /                 \
+	    sizeof(const char *)))
+
+static void
+test_defaults(void)
+{
+	struct options o;
+	struct sink s;
+	char host[256], origin[300];
+
+	T_EQ_ERR(parse(&o, &s, NULL, 0), ERR_OK);
+	T_TRUE(gethostname(host, sizeof(host)) == 0);
+	snprintf(origin, sizeof(origin), "pam://%s", host);
+	T_EQ_STR(o.origin, origin);
+	T_EQ_STR(o.appid, origin);
+	T_EQ_INT(o.timeout, 30);
+	T_EQ_INT(o.max_devices, 24);
+	T_EQ_STR(o.prompt, "Insert your U2F device, then press ENTER.");
+	T_EQ_STR(o.cue_prompt, "Please touch the device.");
+	T_TRUE(args_presence(&o));
+	T_TRUE(o.authfile == NULL && o.authpending_file == NULL);
+	T_EQ_INT(s.lines, 0);
+	args_free(&o);
+}
+
+static void
+test_every_argument(void)
+{
+	struct options o;
+	struct sink s;
+
+	T_EQ_ERR(PARSE(&o, &s, "debug", "debug_file=syslog", "origin=pam://o",
+	    "appid=pam://a", "authfile=/etc/u2f", "expand",
+	    "authpending_file=", "nouserok", "openasuser", "alwaysok",
+	    "max_devices=3", "interactive", "[prompt=Insert it \\] now]",
+	    "manual", "cue", "[cue_prompt=Touch it]", "nodetect",
+	    "userpresence=0", "userverification=0", "pinverification=-1",
+	    "timeout=3600", "devices=/dev/hidraw1,unix:/run/t.sock"), ERR_OK);
+	T_TRUE(o.debug && o.expand && o.nouserok && o.openasuser &&
+	    o.alwaysok && o.interactive && o.manual && o.cue && o.nodetect);
+	T_EQ_STR(o.debug_file, "syslog");
+	T_EQ_STR(o.origin, "pam://o");
+	T_EQ_STR(o.appid, "pam://a");
+	T_EQ_STR(o.authfile, "/etc/u2f");
+	T_TRUE(o.authpending_set);
+	T_EQ_STR(o.authpending_file, "");
+	T_EQ_INT(o.max_devices, 3);
+	T_EQ_STR(o.prompt, "Insert it ] now");
+	T_EQ_STR(o.cue_prompt, "Touch it");
+	T_TRUE(!args_presence(&o));
+	T_EQ_INT(o.userverification, 0);
+	T_EQ_INT(o.pinverification, -1);
+	T_EQ_INT(o.timeout, 3600);
+	T_EQ_INT(o.ndevices, 2);
+	if (o.ndevices == 2) {
+		T_EQ_STR(o.devices[0], "/dev/hidraw1");
+		T_EQ_STR(o.devices[1], "unix:/run/t.sock");
+	}
+	args_free(&o);
+	/* Brackets already removed by libpam work the same. */
+	T_EQ_ERR(PARSE(&o, &s, "prompt=with spaces"), ERR_OK);
+	T_EQ_STR(o.prompt, "with spaces");
+	args_free(&o);
+}
+
+static void
+test_sshformat_origin(void)
+{
+	struct options o;
+	struct sink s;
+
+	T_EQ_ERR(PARSE(&o, &s, "sshformat"), ERR_OK);
+	T_EQ_STR(o.origin, "ssh:");
+	T_EQ_STR(o.appid, "ssh:");
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "sshformat", "origin=pam://x"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "sshformat") != NULL);
+	args_free(&o);
+}
+
+static void
+test_refused(void)
+{
+	static const char *bad[] = {
+		"bogus", "debug=1", "timeout=0", "timeout=3601", "timeout=",
+		"timeout=+5", "timeout= 5", "timeout=5s", "timeout=99999999999999",
+		"max_devices=-1", "max_devices=1025", "max_devices=x",
+		"userpresence=2", "userpresence=", "userverification=1",
+		"pinverification=1", "origin=", "appid=", "authfile=",
+		"debug_file=", "prompt=", "devices=", "devices=a",
+		"devices=/dev/hidraw0,", "devices=,/x", "[prompt=open",
+		"[prompt=esc\\]", "conf=/nonexistent/pam_u2f.conf",
+		"conf=/etc/passwd", "cue_prompt", "origin", "Debug",
+	};
+	struct options o;
+	struct sink s;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (PARSE(&o, &s, "debug", bad[i]) != ERR_CONFIG)
+			T_FAIL_AT("%s accepted", bad[i]);
+		else if (s.lines == 0)
+			T_FAIL_AT("%s refused without a log line", bad[i]);
+		args_free(&o);
+	}
+	T_EQ_ERR(PARSE(&o, &s, "bogus"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "\"bogus\"") != NULL);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "userverification=1"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "not supported yet") != NULL);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "conf=/etc/passwd"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "configuration files are not supported yet") !=
+	    NULL);
+	args_free(&o);
+	/* Every bad argument is reported, not just the first. */
+	T_EQ_ERR(PARSE(&o, &s, "one", "two"), ERR_CONFIG);
+	T_EQ_INT(s.lines, 2);
+	args_free(&o);
+}
+
+static void
+test_retval_table(void)
+{
+	static const struct {
+		int err;
+		int pam;
+	} rows[] = {
+		{ ERR_OK, PAM_SUCCESS },
+		{ ERR_TIMEOUT, PAM_AUTH_ERR },
+		{ ERR_NO_KEY, PAM_AUTH_ERR },
+		{ ERR_WRONG_KH, PAM_AUTH_ERR },
+		{ ERR_VERIFY, PAM_AUTH_ERR },
+		{ ERR_NO_PRESENCE, PAM_AUTH_ERR },
+		{ ERR_PRESENCE, PAM_AUTH_ERR },
+		{ ERR_IO, PAM_AUTH_ERR },
+		{ ERR_PROTO, PAM_AUTH_ERR },
+		{ ERR_NODEV, PAM_AUTH_ERR },
+		{ ERR_PERM, PAM_AUTH_ERR },
+		{ ERR_PENDING, PAM_AUTH_ERR },
+		{ ERR_FILE, PAM_AUTHINFO_UNAVAIL },
+		{ ERR_FILE_UNSAFE, PAM_AUTHINFO_UNAVAIL },
+		{ ERR_PARSE, PAM_AUTHINFO_UNAVAIL },
+		{ ERR_TOO_BIG, PAM_AUTHINFO_UNAVAIL },
+		{ ERR_UNSUPPORTED, PAM_AUTHINFO_UNAVAIL },
+		{ ERR_NOT_FOUND, PAM_USER_UNKNOWN },
+		{ ERR_CONFIG, PAM_SERVICE_ERR },
+		{ ERR_INVAL, PAM_SERVICE_ERR },
+		{ ERR_NOMEM, PAM_BUF_ERR },
+		{ ERR_SYSTEM, PAM_SYSTEM_ERR },
+		{ ERR_RANDOM, PAM_SYSTEM_ERR },
+		{ ERR_CRYPTO, PAM_SYSTEM_ERR },
+		{ ERR_CANCELLED, PAM_CONV_ERR },
+		{ -12345, PAM_AUTH_ERR },
+		{ 1, PAM_AUTH_ERR },
+	};
+	size_t i;
+	int e;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (retval_pam(rows[i].err, false) != rows[i].pam)
+			T_FAIL_AT("%s -> %d, expected %d", err_name(rows[i].err),
+			    retval_pam(rows[i].err, false), rows[i].pam);
+	T_EQ_INT(retval_pam(ERR_NOT_FOUND, true), PAM_IGNORE);
+	/* Nothing but the no-credentials case is ever PAM_IGNORE, and
+	 * nothing but ERR_OK is ever PAM_SUCCESS. */
+	for (e = ERR_LAST - 5; e <= 5; e++) {
+		if (e != ERR_NOT_FOUND && retval_pam(e, true) == PAM_IGNORE)
+			T_FAIL_AT("%d gives PAM_IGNORE", e);
+		if (e != ERR_OK && (retval_pam(e, true) == PAM_SUCCESS ||
+		    retval_pam(e, false) == PAM_SUCCESS))
+			T_FAIL_AT("%d gives PAM_SUCCESS", e);
+	}
+}
+
+TEST_MAIN(TEST(test_defaults), TEST(test_every_argument),
+    TEST(test_sshformat_origin), TEST(test_refused),
+    TEST(test_retval_table))

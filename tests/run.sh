@@ -1,0 +1,97 @@
+#!/bin/bash
+# Install what is needed, build, and run every test; last line:
+# "N passed, N failed". Stages (default all): gcc asan distcheck format vm
+#   tests/run.sh                 everything
+#   tests/run.sh gcc             only the gcc build + make check
+# Builds live in build/<stage>/ under the source tree.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+jobs=$(nproc 2>/dev/null || echo 2)
+stages=${*:-gcc asan distcheck format vm}
+passed=0
+failed=0
+log() { printf '== %s\n' "$*" >&2; }
+
+count_suite() {	# add the automake summary of build dir $1
+	local p f
+	p=$(sed -n 's/^# PASS: *//p' "$1/test-suite.log" 2>/dev/null | head -1)
+	f=$(sed -n 's/^# \(FAIL\|ERROR\|XPASS\): *//p' "$1/test-suite.log" \
+	    2>/dev/null | awk '{s+=$1} END {print s+0}')
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0}))
+	[ "${f:-0}" -eq 0 ] || grep -A40 '^FAIL\|^ERROR' "$1/test-suite.log" |
+	    head -200 >&2
+}
+
+one() {	# count one pass/fail for a named step
+	if [ "$1" -eq 0 ]; then passed=$((passed + 1)); log "ok: $2"
+	else failed=$((failed + 1)); log "FAILED: $2"; fi
+}
+
+configure_in() {	# configure_in DIR [configure args...]
+	local dir=$1; shift
+	mkdir -p "$dir" && (cd "$dir" && "$top/configure" -q "$@")
+}
+
+stage_build() {	# stage_build NAME configure-args...: build + make check
+	local name=$1 dir="$top/build/$1"; shift
+	log "stage $name: configure $*"
+	if ! configure_in "$dir" "$@" || ! make -C "$dir" -j"$jobs" -s >/dev/null; then
+		one 1 "$name build"
+		return
+	fi
+	log "stage $name: make check"
+	make -C "$dir" -j"$jobs" check >"$dir/check.out" 2>&1
+	count_suite "$dir"
+	[ -s "$dir/test-suite.log" ] || one 1 "$name make check produced no results"
+}
+
+tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
+case " $stages " in *" vm "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
+log "autogen"
+./autogen.sh >/dev/null 2>&1 || { echo "autogen failed" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+for s in $stages; do
+	case $s in
+	gcc) stage_build gcc CC=gcc --enable-werror ;;
+	asan)
+		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
+		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		stage_build asan CC=clang --enable-werror \
+		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		    LDFLAGS="-fsanitize=address,undefined"
+		unset ASAN_OPTIONS UBSAN_OPTIONS ;;
+	distcheck)
+		log "stage distcheck"
+		dir="$top/build/gcc"
+		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc
+		make -C "$dir" -j"$jobs" distcheck >"$top/build/distcheck.out" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || tail -40 "$top/build/distcheck.out" >&2
+		one $rc "make distcheck" ;;
+	format)
+		files=$(git ls-files '*.c' '*.h' 2>/dev/null)
+		if [ -n "$files" ] && command -v clang-format >/dev/null; then
+			# shellcheck disable=SC2086
+			clang-format --dry-run -Werror $files >"$top/build/format.out" 2>&1
+			rc=$?
+			[ $rc -eq 0 ] || head -30 "$top/build/format.out" >&2
+			one $rc "clang-format check"
+		fi ;;
+	vm)
+		if [ -x tests/vm/run.sh ]; then
+			out="$top/build/vm.out"
+			mkdir -p "$top/build"
+			tests/vm/run.sh >"$out" 2>&1
+			rc=$?
+			p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
+			passed=$((passed + p)); failed=$((failed + f))
+			[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out" >&2; [ "$f" -gt 0 ] || one 1 "vm stage"; }
+			log "vm: $p passed, $f failed"
+		fi ;;
+	*) log "unknown stage $s"; one 1 "stage $s" ;;
+	esac
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,34 @@
+/* Fronts of the software token: they carry 64-byte reports between a host
+ * transport (a unix socket, /dev/uhid) and the CTAPHID device. */
+#ifndef ST_FRONT_H
+#define ST_FRONT_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "ctaphid_dev.h"
+
+struct front_socket;
+struct front_uhid;
+
+/* Bind and listen on a SOCK_SEQPACKET socket at path (a stale socket is
+ * unlinked first), with the given mode. Errors go to stderr. */
+int front_socket_open(struct front_socket **out, const char *path, mode_t mode);
+/* The send callback for ctaphid_dev_new: every report to every client. */
+void front_socket_send(void *arg, const uint8_t *report);
+/* Serve until *stop is set (by a signal unblocked only inside ppoll with
+ * sigmask) or the device is gone. Returns ERR_OK or an error. */
+int front_socket_run(struct front_socket *fs, struct ctaphid_dev *d,
+    const sigset_t *sigmask, volatile sig_atomic_t *stop);
+/* Close everything and unlink the socket. */
+void front_socket_close(struct front_socket **fsp);
+
+/* Create the virtual HID device through /dev/uhid. pace: slow down long
+ * bursts of input reports so a hidraw reader's 64-report queue keeps up. */
+int front_uhid_open(struct front_uhid **out, int pace);
+void front_uhid_send(void *arg, const uint8_t *report);
+int front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
+    const sigset_t *sigmask, volatile sig_atomic_t *stop);
+void front_uhid_close(struct front_uhid **fup);
+
+#endif

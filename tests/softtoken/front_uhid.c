@@ -1,0 +1,215 @@
+/* uhid front: a virtual FIDO HID device through /dev/uhid. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/uhid.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "util.h"
+#include "front.h"
+
+#define UHID_PATH "/dev/uhid"
+#define PACE_AFTER 32    /* reports in a burst before pacing */
+#define PACE_NS 2000000L /* 2 ms between paced reports */
+
+struct front_uhid {
+	int fd;
+	size_t burst; /* reports sent since the last output */
+	int nopace;   /* fault burst: do not pace */
+};
+
+/* FIDO HID report descriptor: 64-byte input and output reports. */
+static const uint8_t fido_rdesc[] = {
+    0x06, 0xd0, 0xf1, /* Usage Page (FIDO Alliance 0xF1D0) */
+    0x09, 0x01,       /* Usage (U2F HID Authenticator Device) */
+    0xa1, 0x01,       /* Collection (Application) */
+    0x09, 0x20,       /*  Usage (Input Report Data) */
+    0x15, 0x00,       /*  Logical Minimum (0) */
+    0x26, 0xff, 0x00, /*  Logical Maximum (255) */
+    0x75, 0x08,       /*  Report Size (8) */
+    0x95, 0x40,       /*  Report Count (64) */
+    0x81, 0x02,       /*  Input (Data, Var, Abs) */
+    0x09, 0x21,       /*  Usage (Output Report Data) */
+    0x15, 0x00,       /*  Logical Minimum (0) */
+    0x26, 0xff, 0x00, /*  Logical Maximum (255) */
+    0x75, 0x08,       /*  Report Size (8) */
+    0x95, 0x40,       /*  Report Count (64) */
+    0x91, 0x02,       /*  Output (Data, Var, Abs) */
+    0xc0              /* End Collection */
+};
+
+static int
+uhid_put(int fd, const struct uhid_event *ev)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, ev, sizeof(*ev));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(*ev) ? ERR_OK : ERR_IO;
+}
+
+static int
+uhid_create(int fd)
+{
+	struct uhid_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_CREATE2;
+	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name),
+	    "pam_u2f softtoken");
+	snprintf((char *)ev.u.create2.phys, sizeof(ev.u.create2.phys),
+	    "softtoken/%ld", (long)getpid());
+	snprintf((char *)ev.u.create2.uniq, sizeof(ev.u.create2.uniq), "%ld",
+	    (long)getpid());
+	memcpy(ev.u.create2.rd_data, fido_rdesc, sizeof(fido_rdesc));
+	ev.u.create2.rd_size = sizeof(fido_rdesc);
+	ev.u.create2.bus = BUS_USB;
+	ev.u.create2.vendor = 0x1209; /* pid.codes test vendor */
+	ev.u.create2.product = 0x000f;
+	return uhid_put(fd, &ev);
+}
+
+int
+front_uhid_open(struct front_uhid **out, int pace)
+{
+	struct front_uhid *fu;
+
+	*out = NULL;
+	if ((fu = calloc(1, sizeof(*fu))) == NULL)
+		return ERR_NOMEM;
+	fu->nopace = !pace;
+	fu->fd = open(UHID_PATH, O_RDWR | O_CLOEXEC);
+	if (fu->fd < 0 || uhid_create(fu->fd) != ERR_OK) {
+		fprintf(
+		    stderr, "softtoken: %s: %s\n", UHID_PATH, strerror(errno));
+		if (fu->fd >= 0)
+			close(fu->fd);
+		free(fu);
+		return ERR_NODEV;
+	}
+	*out = fu;
+	return ERR_OK;
+}
+
+void
+front_uhid_send(void *arg, const uint8_t *report)
+{
+	struct front_uhid *fu = arg;
+	struct timespec ts = {0, PACE_NS};
+	struct uhid_event ev;
+
+	/* hidraw queues 64 reports per reader: pace long bursts. */
+	if (!fu->nopace && ++fu->burst > PACE_AFTER)
+		nanosleep(&ts, NULL);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_INPUT2;
+	ev.u.input2.size = CTAPHID_DEV_REPORT;
+	memcpy(ev.u.input2.data, report, CTAPHID_DEV_REPORT);
+	if (uhid_put(fu->fd, &ev) != ERR_OK)
+		fprintf(stderr, "softtoken: uhid input: %s\n", strerror(errno));
+}
+
+static void
+on_output(
+    struct front_uhid *fu, struct ctaphid_dev *d, const struct uhid_event *ev)
+{
+	const uint8_t *p = ev->u.output.data;
+	size_t n = ev->u.output.size;
+
+	if (n == CTAPHID_DEV_REPORT + 1 && p[0] == 0) { /* report id */
+		p++;
+		n--;
+	}
+	fu->burst = 0;
+	ctaphid_dev_input(d, p, n, util_now_ms());
+}
+
+/* Refuse GET/SET_REPORT: FIDO devices have no feature reports. */
+static void
+refuse_report(struct front_uhid *fu, const struct uhid_event *ev)
+{
+	struct uhid_event rep;
+
+	memset(&rep, 0, sizeof(rep));
+	if (ev->type == UHID_GET_REPORT) {
+		rep.type = UHID_GET_REPORT_REPLY;
+		rep.u.get_report_reply.id = ev->u.get_report.id;
+		rep.u.get_report_reply.err = EIO;
+	} else {
+		rep.type = UHID_SET_REPORT_REPLY;
+		rep.u.set_report_reply.id = ev->u.set_report.id;
+		rep.u.set_report_reply.err = EIO;
+	}
+	(void)uhid_put(fu->fd, &rep);
+}
+
+static int
+read_event(struct front_uhid *fu, struct ctaphid_dev *d)
+{
+	struct uhid_event ev;
+	ssize_t n;
+
+	memset(&ev, 0, sizeof(ev));
+	if ((n = read(fu->fd, &ev, sizeof(ev))) < 0)
+		return errno == EINTR || errno == EAGAIN ? ERR_OK : ERR_IO;
+	if (ev.type == UHID_OUTPUT)
+		on_output(fu, d, &ev);
+	else if (ev.type == UHID_GET_REPORT || ev.type == UHID_SET_REPORT)
+		refuse_report(fu, &ev);
+	util_wipe(&ev, sizeof(ev));
+	return ERR_OK;
+}
+
+int
+front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
+    const sigset_t *sigmask, volatile sig_atomic_t *stop)
+{
+	struct pollfd pfd;
+	struct timespec ts, *tsp;
+	int ms, n;
+
+	while (!*stop && !ctaphid_dev_gone(d)) {
+		pfd.fd = fu->fd;
+		pfd.events = POLLIN;
+		tsp = NULL;
+		if ((ms = ctaphid_dev_next_ms(d, util_now_ms())) >= 0) {
+			ts.tv_sec = ms / 1000;
+			ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+			tsp = &ts;
+		}
+		if ((n = ppoll(&pfd, 1, tsp, sigmask)) < 0 && errno != EINTR)
+			return ERR_SYSTEM;
+		if (n > 0 && read_event(fu, d) != ERR_OK) {
+			fprintf(stderr, "softtoken: uhid read: %s\n",
+			    strerror(errno));
+			return ERR_IO;
+		}
+		fu->burst = 0;
+		ctaphid_dev_tick(d, util_now_ms());
+	}
+	return ERR_OK;
+}
+
+void
+front_uhid_close(struct front_uhid **fup)
+{
+	struct front_uhid *fu = *fup;
+	struct uhid_event ev;
+
+	if (fu == NULL)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = UHID_DESTROY;
+	(void)uhid_put(fu->fd, &ev);
+	close(fu->fd);
+	free(fu);
+	*fup = NULL;
+}

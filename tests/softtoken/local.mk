@@ -1,0 +1,26 @@
+# The software U2F token used by the tests (never installed).
+check_LTLIBRARIES += tests/softtoken/libsofttoken.la
+tests_softtoken_libsofttoken_la_SOURCES = \
+	tests/softtoken/token.c tests/softtoken/token.h \
+	tests/softtoken/ctaphid_dev.c tests/softtoken/ctaphid_dev.h
+tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
+	$(LIBCRYPTO_LIBS)
+
+check_PROGRAMS += tests/softtoken/softtoken
+tests_softtoken_softtoken_SOURCES = tests/softtoken/main.c \
+	tests/softtoken/front.h tests/softtoken/front_socket.c \
+	tests/softtoken/front_uhid.c
+tests_softtoken_softtoken_LDADD = tests/softtoken/libsofttoken.la
+
+check_PROGRAMS += tests/softtoken/test_token
+TESTS += tests/softtoken/test_token
+tests_softtoken_test_token_SOURCES = tests/softtoken/test_token.c \
+	tests/test.h
+tests_softtoken_test_token_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_token_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+TESTS += tests/softtoken/socket.sh
+dist_check_SCRIPTS += tests/softtoken/socket.sh
+EXTRA_DIST += tests/softtoken/README

@@ -1,0 +1,365 @@
+/* softtoken: a software U2F authenticator for the tests (not installed). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "util.h"
+#include "front.h"
+
+#define EXIT_USAGE 2
+
+struct options {
+	const char *socket_path;
+	int uhid;
+	mode_t mode;
+	int keepalive;
+	int daemon;
+	const char *pidfile;
+	const char *log_path;
+	struct token_config tc;
+};
+
+/* Set by SIGTERM/SIGINT; a signal handler has no other way to report. */
+static volatile sig_atomic_t got_signal;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	got_signal = 1;
+}
+
+static void
+usage(FILE *f)
+{
+	const char *const *names = token_fault_names();
+
+	fprintf(f,
+	    "usage: softtoken (--socket PATH [--mode OCTAL] | --uhid)\n"
+	    "    [--presence now|never|after:MS] [--keepalive] [--probe-sign]\n"
+	    "    [--state FILE] [--log FILE] [--fault NAME]...\n"
+	    "    [--daemon] [--pidfile FILE]\nfaults:");
+	for (; *names != NULL; names++)
+		fprintf(f, " %s", *names);
+	fprintf(f, "\n");
+}
+
+static int
+parse_presence(const char *s, struct token_config *tc)
+{
+	char *end;
+	long ms;
+
+	if (strcmp(s, "now") == 0) {
+		tc->presence = TOKEN_PRESENCE_NOW;
+		return ERR_OK;
+	}
+	if (strcmp(s, "never") == 0) {
+		tc->presence = TOKEN_PRESENCE_NEVER;
+		return ERR_OK;
+	}
+	if (strncmp(s, "after:", 6) != 0 || s[6] < '0' || s[6] > '9')
+		return ERR_INVAL;
+	errno = 0;
+	ms = strtol(s + 6, &end, 10);
+	if (errno != 0 || *end != '\0' || ms < 0 || ms > 86400000L)
+		return ERR_INVAL;
+	tc->presence = TOKEN_PRESENCE_AFTER;
+	tc->after_ms = (int)ms;
+	return ERR_OK;
+}
+
+static int
+parse_mode(const char *s, mode_t *mode)
+{
+	char *end;
+	unsigned long m;
+
+	errno = 0;
+	m = strtoul(s, &end, 8);
+	if (errno != 0 || *s == '\0' || *end != '\0' || m > 07777)
+		return ERR_INVAL;
+	*mode = (mode_t)m;
+	return ERR_OK;
+}
+
+static int
+parse_one(int c, const char *arg, struct options *o)
+{
+	unsigned bit;
+
+	switch (c) {
+	case 's':
+		o->socket_path = arg;
+		return ERR_OK;
+	case 'u':
+		o->uhid = 1;
+		return ERR_OK;
+	case 'k':
+		o->keepalive = 1;
+		return ERR_OK;
+	case 'b':
+		o->tc.probe_sign = 1;
+		return ERR_OK;
+	case 'S':
+		o->tc.state_path = arg;
+		return ERR_OK;
+	case 'l':
+		o->log_path = arg;
+		return ERR_OK;
+	case 'd':
+		o->daemon = 1;
+		return ERR_OK;
+	case 'P':
+		o->pidfile = arg;
+		return ERR_OK;
+	case 'm':
+		return parse_mode(arg, &o->mode);
+	case 'p':
+		return parse_presence(arg, &o->tc);
+	case 'f':
+		if (token_fault_parse(arg, &bit) != ERR_OK)
+			return ERR_INVAL;
+		o->tc.faults |= bit;
+		return ERR_OK;
+	default:
+		return ERR_INVAL;
+	}
+}
+
+static int
+parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+	    {"socket", required_argument, NULL, 's'},
+	    {"mode", required_argument, NULL, 'm'},
+	    {"uhid", no_argument, NULL, 'u'},
+	    {"presence", required_argument, NULL, 'p'},
+	    {"keepalive", no_argument, NULL, 'k'},
+	    {"probe-sign", no_argument, NULL, 'b'},
+	    {"state", required_argument, NULL, 'S'},
+	    {"log", required_argument, NULL, 'l'},
+	    {"fault", required_argument, NULL, 'f'},
+	    {"daemon", no_argument, NULL, 'd'},
+	    {"pidfile", required_argument, NULL, 'P'},
+	    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int c, idx;
+
+	memset(o, 0, sizeof(*o));
+	o->mode = 0600;
+	o->tc.presence = TOKEN_PRESENCE_NOW;
+	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			exit(0);
+		}
+		if (parse_one(c, optarg, o) != ERR_OK) {
+			if (c != '?')
+				fprintf(stderr,
+				    "softtoken: bad value for "
+				    "--%s: %s\n",
+				    longopts[idx].name, optarg);
+			return ERR_INVAL;
+		}
+	}
+	if (optind != argc || (o->socket_path == NULL) == !o->uhid) {
+		fprintf(stderr,
+		    "softtoken: need exactly one of --socket "
+		    "PATH and --uhid, and no other arguments\n");
+		return ERR_INVAL;
+	}
+	return ERR_OK;
+}
+
+/* Block SIGTERM/SIGINT except inside ppoll (no lost wake-ups). */
+static int
+setup_signals(sigset_t *runmask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	if (sigaction(SIGTERM, &sa, NULL) != 0 ||
+	    sigaction(SIGINT, &sa, NULL) != 0 ||
+	    signal(SIGPIPE, SIG_IGN) == SIG_ERR ||
+	    sigprocmask(SIG_BLOCK, &block, runmask) != 0)
+		return ERR_SYSTEM;
+	sigdelset(runmask, SIGTERM);
+	sigdelset(runmask, SIGINT);
+	return ERR_OK;
+}
+
+static int
+write_pidfile(const char *path)
+{
+	FILE *f;
+
+	if ((f = fopen(path, "we")) == NULL) {
+		fprintf(stderr, "softtoken: pidfile %s: %s\n", path,
+		    strerror(errno));
+		return ERR_FILE;
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	if (fclose(f) != 0) {
+		fprintf(stderr, "softtoken: pidfile %s: %s\n", path,
+		    strerror(errno));
+		return ERR_FILE;
+	}
+	return ERR_OK;
+}
+
+/* 1 if a client can connect to the socket at path. */
+static int
+socket_accepts(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd, ok;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if ((fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
+		return 0;
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* Fork; the parent exits 0 once the child is ready and the socket
+ * accepts connections, 1 if the child failed. Returns in the child. */
+static int
+daemonize(const struct options *o)
+{
+	char c;
+	int p[2], fd;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
+		fprintf(stderr, "softtoken: fork: %s\n", strerror(errno));
+		return ERR_SYSTEM;
+	}
+	if (pid > 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1 ||
+		    (o->socket_path != NULL && !socket_accepts(o->socket_path)))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[0]);
+	setsid();
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	if (o->pidfile != NULL && write_pidfile(o->pidfile) != ERR_OK)
+		_exit(1);
+	if (write(p[1], "r", 1) != 1)
+		_exit(1);
+	close(p[1]);
+	return ERR_OK;
+}
+
+static int
+serve_socket(
+    const struct options *o, struct token *tok, const sigset_t *runmask)
+{
+	struct front_socket *fs = NULL;
+	struct ctaphid_dev *dev = NULL;
+	int r;
+
+	if ((r = front_socket_open(&fs, o->socket_path, o->mode)) != ERR_OK)
+		return r;
+	if (o->daemon && (r = daemonize(o)) != ERR_OK)
+		goto fail;
+	if (!o->daemon && o->pidfile != NULL &&
+	    (r = write_pidfile(o->pidfile)) != ERR_OK)
+		goto fail;
+	if ((r = ctaphid_dev_new(
+		 &dev, tok, o->keepalive, front_socket_send, fs)) != ERR_OK)
+		goto fail;
+	r = front_socket_run(fs, dev, runmask, &got_signal);
+fail:
+	ctaphid_dev_free(&dev);
+	front_socket_close(&fs);
+	return r;
+}
+
+static int
+serve_uhid(const struct options *o, struct token *tok, const sigset_t *runmask)
+{
+	struct front_uhid *fu = NULL;
+	struct ctaphid_dev *dev = NULL;
+	int r;
+
+	if ((r = front_uhid_open(&fu, !(o->tc.faults & FAULT_BURST))) != ERR_OK)
+		return r;
+	if (o->daemon && (r = daemonize(o)) != ERR_OK)
+		goto fail;
+	if (!o->daemon && o->pidfile != NULL &&
+	    (r = write_pidfile(o->pidfile)) != ERR_OK)
+		goto fail;
+	if ((r = ctaphid_dev_new(
+		 &dev, tok, o->keepalive, front_uhid_send, fu)) != ERR_OK)
+		goto fail;
+	r = front_uhid_run(fu, dev, runmask, &got_signal);
+fail:
+	ctaphid_dev_free(&dev);
+	front_uhid_close(&fu);
+	return r;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct token *tok = NULL;
+	FILE *log = NULL;
+	sigset_t runmask;
+	int r;
+
+	if (parse_args(argc, argv, &o) != ERR_OK) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (setup_signals(&runmask) != ERR_OK) {
+		fprintf(stderr, "softtoken: signals: %s\n", strerror(errno));
+		return 1;
+	}
+	if (o.log_path != NULL && (log = fopen(o.log_path, "ae")) == NULL) {
+		fprintf(stderr, "softtoken: log %s: %s\n", o.log_path,
+		    strerror(errno));
+		return 1;
+	}
+	o.tc.log = log;
+	if ((r = token_new(&tok, &o.tc)) != ERR_OK) {
+		fprintf(stderr, "softtoken: token%s%s: %s\n",
+		    o.tc.state_path ? " state " : "",
+		    o.tc.state_path ? o.tc.state_path : "", err_str(r));
+		goto fail;
+	}
+	r = o.uhid ? serve_uhid(&o, tok, &runmask)
+		   : serve_socket(&o, tok, &runmask);
+	if (o.pidfile != NULL && r == ERR_OK)
+		unlink(o.pidfile);
+fail:
+	token_free(&tok);
+	if (log != NULL)
+		fclose(log);
+	return r == ERR_OK ? 0 : 1;
+}

@@ -1,0 +1,89 @@
+/* The U2F authenticator of the software token: one APDU in, one reply
+ * (data || SW) out. Stateless key handles (AES-256-GCM wrapped private
+ * keys), a self-signed attestation certificate, a signature counter and a
+ * presence policy. No I/O except the optional state and log files. */
+#ifndef ST_TOKEN_H
+#define ST_TOKEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TOKEN_REPLY_MAX 1024 /* longest reply incl. SW (register ~ 600) */
+#define TOKEN_KH_LEN 92      /* nonce 12 || ciphertext 64 || tag 16 */
+
+#define TOKEN_SW_OK 0x9000
+#define TOKEN_SW_PRESENCE 0x6985
+#define TOKEN_SW_WRONG_DATA 0x6A80
+#define TOKEN_SW_WRONG_P1P2 0x6A86
+#define TOKEN_SW_WRONG_LENGTH 0x6700
+#define TOKEN_SW_INS 0x6D00
+#define TOKEN_SW_CLA 0x6E00
+
+enum token_presence {
+	TOKEN_PRESENCE_NOW,   /* every presence request granted at once */
+	TOKEN_PRESENCE_NEVER, /* never granted */
+	TOKEN_PRESENCE_AFTER  /* granted once, after_ms after first asked */
+};
+
+/* Fault modes, one bit each; see README. Token faults act on APDU replies,
+ * device faults on CTAPHID framing. */
+enum token_fault {
+	FAULT_WRONG_CID = 1u << 0,
+	FAULT_SHORT_INIT = 1u << 1,
+	FAULT_BCNT_LARGE = 1u << 2,
+	FAULT_BAD_SEQ = 1u << 3,
+	FAULT_MISSING_CONT = 1u << 4,
+	FAULT_ENDLESS_KEEPALIVE = 1u << 5,
+	FAULT_ERROR_FRAMES = 1u << 6,
+	FAULT_BURST = 1u << 7,
+	FAULT_VANISH = 1u << 8,
+	FAULT_GARBAGE_REPLY = 1u << 9,
+	FAULT_BAD_SIG = 1u << 10,
+	FAULT_WRONG_SIG = 1u << 11,
+	FAULT_NO_PRESENCE_FLAG = 1u << 12,
+	FAULT_COUNTER_BACK = 1u << 13
+};
+
+/* What token_apdu does when presence is needed but not (yet) granted. */
+enum token_mode {
+	TOKEN_ANSWER, /* answer 6985 at once */
+	TOKEN_HOLD,   /* return ERR_PENDING, no reply, no log line */
+	TOKEN_CANCEL  /* the host cancelled: answer 6985 */
+};
+
+struct token_config {
+	enum token_presence presence;
+	int after_ms;           /* for TOKEN_PRESENCE_AFTER */
+	int probe_sign;         /* P1 07 signs like a non-conforming key */
+	unsigned faults;        /* enum token_fault bits */
+	const char *state_path; /* NULL: fresh keys, nothing saved */
+	FILE *log;              /* NULL: no log; not owned */
+};
+
+struct token;
+
+/* Create a token: load state_path if it exists, else create keys (and save
+ * them there if a path was given). */
+int token_new(struct token **out, const struct token_config *cfg);
+void token_free(struct token **tp);
+
+/* Process one APDU at time now_ms. On ERR_OK *rlen bytes (data || SW) are in
+ * rep (at least TOKEN_REPLY_MAX bytes). ERR_PENDING only in TOKEN_HOLD mode:
+ * presence is not granted yet, ask again later with the same APDU. */
+int token_apdu(struct token *t, int64_t now_ms, enum token_mode mode,
+    const uint8_t *apdu, size_t len, uint8_t *rep, size_t *rlen);
+
+unsigned token_faults(const struct token *t);
+uint32_t token_counter(const struct token *t);
+/* Append a free-form line (e.g. "keepalive") to the log, if any. */
+void token_log_line(struct token *t, const char *line);
+/* DER attestation certificate (for tests). */
+const uint8_t *token_attest_cert(const struct token *t, size_t *len);
+
+/* Fault names: "wrong-cid" -> FAULT_WRONG_CID. ERR_INVAL if unknown. */
+int token_fault_parse(const char *name, unsigned *bit);
+/* All fault names, NULL-terminated, in bit order. */
+const char *const *token_fault_names(void);
+
+#endif

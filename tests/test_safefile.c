@@ -1,0 +1,309 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "safefile.h"
+#include "test.h"
+
+/* Each case works in its own fresh directory. */
+static char dir[PATH_MAX];
+static char path[PATH_MAX];
+
+static void
+fresh_dir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof(dir), "%s/test_safefile.XXXXXX",
+	    tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
+	if (mkdtemp(dir) == NULL)
+		abort();
+}
+
+/* path = dir/name */
+static void
+set_path(const char *name)
+{
+	int k = snprintf(path, sizeof(path), "%s/%s", dir, name);
+
+	if (k < 0 || (size_t)k >= sizeof(path))
+		abort();
+}
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static void
+cleanup(void)
+{
+	if (nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
+/* Write n bytes to dir/name with mode, return its path. */
+static const char *
+make_file(const char *name, const void *data, size_t n, mode_t mode)
+{
+	int fd;
+
+	set_path(name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, data, n) != (ssize_t)n || close(fd) != 0 ||
+	    chmod(path, mode) != 0)
+		abort();
+	return path;
+}
+
+static struct safefile_policy
+policy(size_t max)
+{
+	struct safefile_policy pol;
+
+	pol.owner = geteuid();
+	pol.max_size = max;
+	return pol;
+}
+
+static void
+test_normal_file_read_exactly(void)
+{
+	static const char data[] = "alice:x\n\0bin\xff\n";
+	struct safefile_policy pol = policy(4096);
+	const char *why = "unset";
+	char *buf = NULL;
+	size_t len = 0;
+
+	fresh_dir();
+	make_file("f", data, sizeof(data) - 1, 0644);
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
+	T_EQ_INT(len, sizeof(data) - 1);
+	T_TRUE(buf != NULL);
+	if (buf != NULL) {
+		T_EQ_MEM(buf, data, sizeof(data) - 1);
+		T_EQ_INT(buf[len], '\0');
+	}
+	T_TRUE(why == NULL);
+	free(buf);
+	/* Empty file: an empty string, not NULL. */
+	make_file("empty", "", 0, 0600);
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
+	T_EQ_INT(len, 0);
+	T_TRUE(buf != NULL && buf[0] == '\0');
+	free(buf);
+	/* Exactly max_size is fine. */
+	pol.max_size = sizeof(data) - 1;
+	make_file("exact", data, sizeof(data) - 1, 0400);
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, NULL), ERR_OK);
+	T_EQ_INT(len, sizeof(data) - 1);
+	free(buf);
+	cleanup();
+}
+
+static void
+test_symlink_refused(void)
+{
+	struct safefile_policy pol = policy(4096);
+	char target[PATH_MAX];
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+
+	fresh_dir();
+	make_file("target", "u:\n", 3, 0644);
+	memcpy(target, path, sizeof(target));
+	set_path("link");
+	if (symlink(target, path) != 0)
+		abort();
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is a symbolic link");
+	T_TRUE(buf == NULL);
+	cleanup();
+}
+
+static void
+test_fifo_refused_without_blocking(void)
+{
+	struct safefile_policy pol = policy(4096);
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len;
+
+	fresh_dir();
+	set_path("fifo");
+	if (mkfifo(path, 0600) != 0)
+		abort();
+	alarm(10); /* a blocking open would kill the test */
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	alarm(0);
+	T_EQ_STR(why, "is not a regular file");
+	T_TRUE(buf == NULL);
+	cleanup();
+}
+
+static void
+test_directory_and_device_refused(void)
+{
+	struct safefile_policy pol = policy(4096);
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len;
+
+	fresh_dir();
+	T_EQ_ERR(safefile_read(dir, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is not a regular file");
+	why = NULL;
+	T_EQ_ERR(safefile_read("/dev/null", &pol, &buf, &len, &why),
+	    ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is not a regular file");
+	T_TRUE(buf == NULL);
+	cleanup();
+}
+
+static void
+test_writable_refused(void)
+{
+	struct safefile_policy pol = policy(4096);
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len;
+
+	fresh_dir();
+	make_file("g", "u:\n", 3, 0664);
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	why = NULL;
+	make_file("o", "u:\n", 3, 0602);
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	T_TRUE(buf == NULL);
+	cleanup();
+}
+
+/* Owned by neither root nor the allowed owner. As root, chown the file
+ * to a stranger; otherwise the file is ours and the policy names
+ * someone else. */
+static void
+test_wrong_owner_refused(void)
+{
+	struct safefile_policy pol = policy(4096);
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len;
+
+	fresh_dir();
+	make_file("f", "u:\n", 3, 0644);
+	if (geteuid() == 0) {
+		if (chown(path, 4242, 4242) != 0)
+			abort();
+		pol.owner = 4243;
+	} else
+		pol.owner = geteuid() + 1;
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is owned by another user");
+	T_TRUE(buf == NULL);
+	/* The allowed owner is accepted. */
+	pol.owner = geteuid() == 0 ? 4242 : geteuid();
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
+	T_EQ_INT(len, 3);
+	free(buf);
+	cleanup();
+}
+
+static void
+test_root_owned_accepted(void)
+{
+	struct safefile_policy pol = policy(4096);
+	char *buf = NULL;
+	size_t len = 0;
+
+	/* /etc/passwd: root's, 0644, on every Linux host. */
+	pol.owner = 4243;
+	T_EQ_ERR(safefile_read("/etc/passwd", &pol, &buf, &len, NULL), ERR_OK);
+	T_TRUE(len > 0 && buf != NULL && strlen(buf) == len);
+	free(buf);
+}
+
+static void
+test_too_large_refused(void)
+{
+	char data[100];
+	struct safefile_policy pol = policy(sizeof(data) - 1);
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len = 5;
+
+	memset(data, 'a', sizeof(data));
+	fresh_dir();
+	make_file("big", data, sizeof(data), 0644);
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_TOO_BIG);
+	T_EQ_STR(why, "is too large");
+	T_TRUE(buf == NULL);
+	T_EQ_INT(len, 0);
+	cleanup();
+}
+
+/* /proc files report size 0 and then yield data: the read loop must
+ * follow a file that is longer than fstat said, and stop at max_size. */
+static void
+test_grows_while_read(void)
+{
+	struct safefile_policy pol = policy(1 << 20);
+	const char *why = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+
+	T_EQ_ERR(
+	    safefile_read("/proc/self/status", &pol, &buf, &len, &why), ERR_OK);
+	T_TRUE(len > 100);
+	T_TRUE(buf != NULL && strncmp(buf, "Name:", 5) == 0);
+	free(buf);
+	buf = NULL;
+	pol.max_size = 10;
+	T_EQ_ERR(safefile_read("/proc/self/status", &pol, &buf, &len, &why),
+	    ERR_TOO_BIG);
+	T_EQ_STR(why, "is too large");
+	T_TRUE(buf == NULL);
+}
+
+static void
+test_missing_keeps_errno(void)
+{
+	struct safefile_policy pol = policy(4096);
+	const char *why = "unset";
+	char *buf = NULL;
+	size_t len;
+
+	fresh_dir();
+	set_path("nope");
+	errno = 0;
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE);
+	T_EQ_INT(errno, ENOENT);
+	T_TRUE(why == NULL);
+	set_path("nodir/f");
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE);
+	T_EQ_INT(errno, ENOENT);
+	T_EQ_ERR(safefile_read(path, NULL, &buf, &len, &why), ERR_INVAL);
+	cleanup();
+}
+
+TEST_MAIN(TEST(test_normal_file_read_exactly), TEST(test_symlink_refused),
+    TEST(test_fifo_refused_without_blocking),
+    TEST(test_directory_and_device_refused), TEST(test_writable_refused),
+    TEST(test_wrong_owner_refused), TEST(test_root_owned_accepted),
+    TEST(test_too_large_refused), TEST(test_grows_while_read),
+    TEST(test_missing_keeps_errno))

@@ -1,0 +1,142 @@
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tokenctl.h"
+
+#define TOKENCTL_MAXARGS 32
+
+static int
+tokenctl_spawn(struct tokenctl *t, va_list ap)
+{
+	const char *argv[TOKENCTL_MAXARGS];
+	char bin[512], pidfile[160];
+	const char *b = getenv("top_builddir"), *a;
+	size_t n = 0;
+	int status;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(bin, sizeof(bin), "%s/tests/softtoken/softtoken",
+	    b != NULL ? b : ".");
+	snprintf(pidfile, sizeof(pidfile), "%s/tok.pid", t->dir);
+	argv[n++] = bin;
+	argv[n++] = "--socket";
+	argv[n++] = t->path + strlen("unix:");
+	argv[n++] = "--state";
+	argv[n++] = t->state;
+	argv[n++] = "--log";
+	argv[n++] = t->log;
+	argv[n++] = "--daemon";
+	argv[n++] = "--pidfile";
+	argv[n++] = pidfile;
+	while ((a = va_arg(ap, const char *)) != NULL &&
+	    n < TOKENCTL_MAXARGS - 1)
+		argv[n++] = a;
+	argv[n] = NULL;
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		execv(bin, (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return -1;
+	if ((f = fopen(pidfile, "r")) == NULL)
+		return -1;
+	if (fscanf(f, "%d", &t->pid) != 1)
+		t->pid = 0;
+	fclose(f);
+	return t->pid > 0 ? 0 : -1;
+}
+
+int
+tokenctl_start(struct tokenctl *t, ...)
+{
+	va_list ap;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->dir, sizeof(t->dir), "/tmp/pu-tok-XXXXXX");
+	if (mkdtemp(t->dir) == NULL)
+		return -1;
+	snprintf(t->path, sizeof(t->path), "unix:%s/tok.sock", t->dir);
+	snprintf(t->log, sizeof(t->log), "%s/tok.log", t->dir);
+	snprintf(t->state, sizeof(t->state), "%s/tok.state", t->dir);
+	va_start(ap, t);
+	r = tokenctl_spawn(t, ap);
+	va_end(ap);
+	return r;
+}
+
+static void
+tokenctl_kill(struct tokenctl *t)
+{
+	int i;
+
+	if (t->pid <= 0)
+		return;
+	kill(t->pid, SIGTERM);
+	for (i = 0; i < 200 && kill(t->pid, 0) == 0; i++)
+		usleep(10000);
+	if (kill(t->pid, 0) == 0)
+		kill(t->pid, SIGKILL);
+	t->pid = 0;
+}
+
+int
+tokenctl_restart(struct tokenctl *t, ...)
+{
+	va_list ap;
+	int r;
+
+	tokenctl_kill(t);
+	va_start(ap, t);
+	r = tokenctl_spawn(t, ap);
+	va_end(ap);
+	return r;
+}
+
+void
+tokenctl_stop(struct tokenctl *t)
+{
+	char p[192];
+
+	tokenctl_kill(t);
+	if (t->dir[0] == '\0')
+		return;
+	snprintf(p, sizeof(p), "%s/tok.sock", t->dir);
+	unlink(p);
+	unlink(t->log);
+	unlink(t->state);
+	snprintf(p, sizeof(p), "%s/tok.pid", t->dir);
+	unlink(p);
+	rmdir(t->dir);
+	t->dir[0] = '\0';
+}
+
+size_t
+tokenctl_count(const struct tokenctl *t, const char *needle)
+{
+	char line[256];
+	size_t n = 0;
+	FILE *f;
+
+	if ((f = fopen(t->log, "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, needle) != NULL)
+			n++;
+	fclose(f);
+	return n;
+}

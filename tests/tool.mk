@@ -1,0 +1,12 @@
+# pamu2fcfg: shell tests (TAP) against the software token.
+TOOL_TESTS = tests/tool/enroll.sh tests/tool/mapfile.sh tests/tool/race.sh \
+	tests/tool/module.sh
+TESTS += $(TOOL_TESTS)
+dist_check_SCRIPTS += $(TOOL_TESTS)
+EXTRA_DIST += tests/tool/lib.sh
+
+check_PROGRAMS += tests/tool/test_lines
+TESTS += tests/tool/test_lines
+tests_tool_test_lines_SOURCES = tests/tool/test_lines.c tests/test.h \
+	tools/lines.c tools/tool.h
+tests_tool_test_lines_LDADD = common/libcommon.la

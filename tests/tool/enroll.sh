@@ -1,0 +1,109 @@
+#!/bin/sh
+# pamu2fcfg as the older tool: print a line; refused options; no key.
+. "${top_srcdir:-.}/tests/tool/lib.sh"
+
+token t --presence now || { echo "Bail out! softtoken did not start"; exit 1; }
+DEV="--device unix:$WORK/t.sock"
+
+run $DEV -u alice
+expect 0 "enroll exits 0"
+line=$(cat "$WORK/out")
+printf '%s' "$line" | grep -Eqx "alice:$CRED_RE"
+ok $? "enroll prints user:KH,PK,es256,+presence"
+[ "$(pk_len "$line")" = 64 ]
+ok $? "the public key decodes to 64 bytes"
+[ "$(tail -c 1 "$WORK/out" | od -An -c | tr -d ' ')" != '\n' ]
+ok $? "no trailing newline"
+printf '%s' "$line" | grep -q ',+presence$'
+ok $? "options are +presence by default"
+
+run $DEV -u alice -P
+expect 0 "-P enrolls"
+grep -Eqx "alice:[^,]+,[^,]+,es256," "$WORK/out"
+ok $? "-P writes empty options"
+
+run $DEV -n
+expect 0 "-n enrolls"
+grep -Eqx ":$CRED_RE" "$WORK/out"
+ok $? "-n prints from the first ':' on"
+nline=$(cat "$WORK/out")
+
+run $DEV
+expect 0 "the default user enrolls"
+grep -Eqx "$(id -un):$CRED_RE" "$WORK/out"
+ok $? "the default user is the current user"
+
+# Append -n output to an existing line, then authenticate with it.
+printf '%s' "$line" > "$WORK/map"
+printf '%s\n' "$nline" >> "$WORK/map"
+chmod 600 "$WORK/map"
+run $DEV -u alice --check "$WORK/map"
+expect 0 "--check accepts a line with -n output appended"
+grep -q '^ok: credential [12] on unix:' "$WORK/out"
+ok $? "--check names the credential and the device"
+
+run $DEV -u alice -v -o pam://example -i pam://example-app
+expect 0 "-v enrolls"
+grep -q 'attestation subject: .*CN=' "$WORK/err" &&
+    grep -q "device: unix:$WORK/t.sock" "$WORK/err"
+ok $? "-v shows the attestation subject and the device on stderr"
+
+run $DEV -t es256 -u alice
+expect 0 "-t es256 (any case) is accepted"
+
+for opt in "-t EDDSA" "-t eddsa" "-t RS256" "-t FOO" -r --resident -N \
+    --pin-verification -V --user-verification --bogus "--timeout x" \
+    "--remove 0" "--add --list" "-n --add" "extra"; do
+	run $DEV -u alice $opt
+	[ "$RC" -eq 2 ] && [ ! -s "$WORK/out" ]
+	ok $? "'$opt' is a usage error (exit 2, stdout empty)"
+done
+run -r
+grep -q 'needs FIDO2 support, not available yet' "$WORK/err"
+ok $? "-r explains that FIDO2 support is missing"
+
+run --help
+expect 0 "--help exits 0"
+run --version
+expect 0 "--version exits 0"
+grep -q '^pamu2fcfg ' "$WORK/out"
+ok $? "--version prints the version"
+
+# No key: nothing listening, or no device at all.
+run --timeout 1 --device "unix:$WORK/nothing.sock" -u alice
+[ "$RC" -eq 3 ] && [ ! -s "$WORK/out" ]
+ok $? "no key at the named path: exit 3, stdout empty"
+grep -q 'no security key found' "$WORK/err"
+ok $? "no key: the message says so"
+run --timeout 0 -u alice
+[ "$RC" -ne 0 ] && [ ! -s "$WORK/out" ]
+ok $? "no key discovered: non-zero exit, stdout empty"
+
+# A key we may not open: root opens anything, so only without root.
+if [ "$(id -u)" != 0 ]; then
+	"$SOFTTOKEN" --socket "$WORK/locked.sock" --mode 000 --daemon \
+	    --pidfile "$WORK/locked.pid" && PIDFILES="$PIDFILES $WORK/locked.pid"
+	sleep 0.2
+	run --timeout 5 --device "unix:$WORK/locked.sock" -u alice
+	[ "$RC" -eq 3 ] && [ ! -s "$WORK/out" ] &&
+	    grep -q 'permission denied.*plugdev' "$WORK/err"
+	ok $? "permission denied: exit 3 at once, with the udev/group hint"
+else
+	skip "permission denied: exit 3 with the udev/group hint" "root"
+fi
+
+# A key that is never touched.
+token lazy --presence never || exit 1
+run --timeout 1 --device "unix:$WORK/lazy.sock" -u alice
+[ "$RC" -eq 3 ] && [ ! -s "$WORK/out" ]
+ok $? "touch timeout: exit 3, stdout empty"
+grep -q 'touch timed out' "$WORK/err"
+ok $? "touch timeout: the message says so"
+
+# A shell redirect no longer leaves an empty file behind on failure.
+"$PAMU2FCFG" --timeout 0 --device "unix:$WORK/nothing.sock" \
+    >"$WORK/redirect" 2>/dev/null
+[ ! -s "$WORK/redirect" ]
+ok $? "a failed run writes nothing to stdout"
+
+done_testing

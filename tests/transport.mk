@@ -1,0 +1,19 @@
+# Transport tests: CTAPHID framing over a scripted device, the hidraw
+# descriptor parser and discovery, and the unix: socket back end.
+# tests/libfakehid.la is the scripted device other tests may link too.
+check_LTLIBRARIES += tests/libfakehid.la
+tests_libfakehid_la_SOURCES = tests/fakehid.c tests/fakehid.h
+
+check_PROGRAMS += tests/test_ctaphid tests/test_hidraw tests/test_unixdev
+TESTS += tests/test_ctaphid tests/test_hidraw tests/test_unixdev
+
+tests_test_ctaphid_SOURCES = tests/test_ctaphid.c tests/test.h
+tests_test_ctaphid_LDADD = tests/libfakehid.la common/libcommon.la \
+	$(LIBCRYPTO_LIBS)
+
+tests_test_hidraw_SOURCES = tests/test_hidraw.c tests/test.h
+tests_test_hidraw_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+
+tests_test_unixdev_SOURCES = tests/test_unixdev.c tests/test.h
+tests_test_unixdev_LDADD = tests/libfakehid.la common/libcommon.la \
+	$(LIBCRYPTO_LIBS)

@@ -1,0 +1,104 @@
+# Group 10-token: the uhid token makes a real hidraw node; our discovery
+# finds it with no device path; pamu2fcfg enrolls as root and as a user;
+# a root-only node gives a non-root user a clear permission message.
+
+name="uhid token creates a FIDO hidraw node"
+if need "$name" "$SOFTTOKEN" && tok_start a; then
+	d=$(tok_dev a)
+	rd=/sys/class/hidraw/${d#/dev/}/device/report_descriptor
+	usage=$(od -An -tx1 -N5 "$rd" | tr -d ' \n')
+	if [ "$usage" = 06d0f10901 ]; then
+		pass "$name ($d)"
+	else
+		fail "$name" "$rd starts with $usage, not 06d0f10901"
+	fi
+else
+	fail "$name" "the token did not come up"
+fi
+
+# No udev in the guest: devtmpfs makes the node 0600 root, which the
+# permission test below relies on.
+name="hidraw node is root-only without udev"
+if [ -e "$T/a.dev" ] && [ "$(stat -c %a:%U "$(tok_dev a)")" = 600:root ]; then
+	pass "$name"
+else
+	fail "$name" "$(ls -l /dev/hidraw* 2>&1)"
+fi
+
+name="pamu2fcfg enrolls root through discovery (no --device)"
+if need "$name" "$OURCFG" && [ -e "$T/a.dev" ] &&
+    expect_ok "$name" "$OURCFG" -v -u root -o "$ORIGIN"; then
+	cp "$OUT.stdout" "$T/root.map"
+	name="pamu2fcfg prints a pam-u2f mapping line"
+	if is_mapping root "$T/root.map"; then
+		pass "$name"
+	else
+		fail "$name" "got: $(cat "$T/root.map")"
+	fi
+	name="pamu2fcfg -v names the discovered node"
+	if grep -q "$(tok_dev a)" "$OUT.stderr"; then
+		pass "$name"
+	else
+		fail "$name" "$(tok_dev a) not in:"
+		diag_file "$OUT.stderr"
+	fi
+fi
+
+name="token signed one registration"
+if grep -q '^ins=01 p1=.. sw=9000' "$T/a.log" 2>/dev/null; then
+	pass "$name"
+else
+	fail "$name" "token log:"
+	diag_file "$T/a.log"
+fi
+
+mkuser bob
+name="non-root pamu2fcfg on a root-only node: clear permission message"
+if need "$name" "$OURCFG" && [ -e "$T/a.dev" ] &&
+    expect_fail "$name" runuser -u bob -- "$OURCFG" -u bob -o "$ORIGIN" \
+    --timeout 3; then
+	name="... and says permission denied"
+	if grep -qi 'permission denied' "$OUT.stderr"; then
+		pass "$name"
+	else
+		fail "$name" "wanted 'permission denied' in:"
+		diag_file "$OUT.stderr"
+	fi
+fi
+
+name="non-root pamu2fcfg --add on an opened-up node"
+if need "$name" "$OURCFG" && [ -e "$T/a.dev" ]; then
+	chmod 666 "$(tok_dev a)"
+	if expect_ok "$name" runuser -u bob -- env HOME=/home/bob \
+	    "$OURCFG" -o "$ORIGIN" --add; then
+		f=/home/bob/.config/Yubico/u2f_keys
+		name="--add wrote bob's ~/.config/Yubico/u2f_keys"
+		if is_mapping bob "$f" && [ "$(stat -c %U "$f")" = bob ]; then
+			pass "$name"
+		else
+			fail "$name" "$(ls -l "$f" 2>&1)"
+			diag_file "$f"
+		fi
+	fi
+	chmod 600 "$(tok_dev a)"
+fi
+tok_stop a
+
+name="pamu2fcfg with no key fails cleanly"
+need "$name" "$OURCFG" &&
+    expect_fail "$name" "$OURCFG" -u root -o "$ORIGIN" --timeout 2
+
+name="pamu2fcfg with an untouched key times out cleanly"
+if need "$name" "$OURCFG" && tok_start a --presence never; then
+	s=$(date +%s)
+	if expect_fail "$name" "$OURCFG" -u root -o "$ORIGIN" --timeout 3; then
+		e=$(($(date +%s) - s))
+		name="... within its --timeout (3 s)"
+		if [ "$e" -le 8 ]; then
+			pass "$name"
+		else
+			fail "$name" "took $e s"
+		fi
+	fi
+	tok_stop a
+fi

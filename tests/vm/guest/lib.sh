@@ -1,0 +1,177 @@
+# tests/vm/guest/lib.sh: sourced by the guest test groups (POSIX sh, runs
+# as root inside the VM). Results go to $VM_TAP as "ok - NAME" /
+# "not ok - NAME" lines with "# " diagnostics; the host numbers them.
+# Env from tests/vm/run.sh: VM_BUILD (build tree), VM_SRC (source tree),
+# VM_TAP (result file).
+set -u
+: "${VM_BUILD:?}" "${VM_SRC:?}" "${VM_TAP:?}"
+B=$VM_BUILD
+SOFTTOKEN=$B/tests/softtoken/softtoken
+OURMOD=$B/pam_u2f/.libs/pam_u2f.so
+OURCFG=$B/tools/pamu2fcfg
+OLDMOD=/lib/x86_64-linux-gnu/security/pam_u2f.so
+OLDCFG=/usr/bin/pamu2fcfg
+ORIGIN=pam://vmtest
+T=/run/vmt		# scratch space (tmpfs, gone at power-off)
+OUT=$T/out		# output of the last run_cmd
+TMO=${VM_CMD_TIMEOUT:-60}	# seconds before any one command is killed
+mkdir -p "$T"
+chmod 755 "$T"
+
+diag() { printf '%s\n' "$@" | sed 's/^/# /' >>"$VM_TAP"; }
+diag_file() {	# diag_file FILE [LINES]: the file's tail as diagnostics
+	[ -s "$1" ] || return 0
+	tail -n "${2:-25}" "$1" | sed 's/^/#   | /' >>"$VM_TAP"
+}
+pass() { echo "ok - $1" >>"$VM_TAP"; }
+fail() {	# fail NAME REASON...
+	n=$1
+	shift
+	echo "not ok - $n" >>"$VM_TAP"
+	[ $# -eq 0 ] || diag "$@"
+}
+
+# run_cmd CMD...: run with a timeout, stdout+stderr to $OUT, stdout alone
+# to $OUT.stdout, status in $rc (124: killed by the timeout).
+run_cmd() {
+	timeout -k 5 "$TMO" "$@" >"$OUT.stdout" 2>"$OUT.stderr" </dev/null
+	rc=$?
+	cat "$OUT.stdout" "$OUT.stderr" >"$OUT"
+}
+
+# expect_ok NAME CMD...: passes if CMD exits 0.
+expect_ok() {
+	name=$1
+	shift
+	run_cmd "$@"
+	if [ "$rc" -eq 0 ]; then
+		pass "$name"
+		return 0
+	fi
+	fail "$name" "exit status $rc, wanted 0: $*"
+	diag_file "$OUT"
+	return 1
+}
+
+# expect_fail NAME CMD...: passes if CMD fails (not by the timeout).
+expect_fail() {
+	name=$1
+	shift
+	run_cmd "$@"
+	case $rc in
+	0) fail "$name" "succeeded, wanted a failure: $*" ;;
+	124 | 137) fail "$name" "hung: killed after ${TMO}s: $*" ;;
+	126 | 127) fail "$name" "could not run: $*" ;;
+	*) pass "$name"; return 0 ;;
+	esac
+	diag_file "$OUT"
+	return 1
+}
+
+# need NAME FILE...: fail NAME unless every FILE exists (so that a missing
+# binary is reported, never silently skipped).
+need() {
+	name=$1
+	shift
+	for f in "$@"; do
+		if [ ! -e "$f" ]; then
+			fail "$name" "missing $f (not built?)"
+			return 1
+		fi
+	done
+	return 0
+}
+
+# ---- software tokens on /dev/uhid -------------------------------------
+# tok_start NAME [softtoken options]: a token with state $T/NAME.state (the
+# same NAME is the same token again) and log $T/NAME.log; waits until its
+# hidraw node exists. Its node: $(tok_dev NAME).
+tok_start() {
+	tn=$1
+	shift
+	[ -x "$SOFTTOKEN" ] || { diag "missing $SOFTTOKEN"; return 1; }
+	"$SOFTTOKEN" --uhid --state "$T/$tn.state" --log "$T/$tn.log" "$@" \
+	    </dev/null >>"$T/$tn.err" 2>&1 &
+	echo $! >"$T/$tn.pid"
+	tok_wait "$tn"
+}
+
+# The kernel sends UHID_START before hid_connect() makes the hidraw
+# device: wait for the node itself, found by HID_PHYS=softtoken/PID.
+tok_wait() {
+	tp=$(cat "$T/$1.pid")
+	i=0
+	while [ $i -lt 200 ]; do
+		for u in /sys/class/hidraw/hidraw*/device/uevent; do
+			grep -qx "HID_PHYS=softtoken/$tp" "$u" 2>/dev/null ||
+			    continue
+			tdev=${u%/device/uevent}
+			tdev=/dev/${tdev##*/}
+			if [ -c "$tdev" ]; then
+				echo "$tdev" >"$T/$1.dev"
+				return 0
+			fi
+		done
+		kill -0 "$tp" 2>/dev/null || break
+		i=$((i + 1))
+		sleep 0.05
+	done
+	diag "token $1 (pid $tp): no hidraw node"
+	diag_file "$T/$1.err"
+	return 1
+}
+
+tok_dev() { cat "$T/$1.dev"; }
+tok_pid() { cat "$T/$1.pid"; }
+
+# tok_stop NAME [SIGNAL]: stop the token and wait until its node is gone.
+tok_stop() {
+	tp=$(cat "$T/$1.pid" 2>/dev/null) || return 0
+	tdev=$(cat "$T/$1.dev" 2>/dev/null)
+	kill "-${2:-TERM}" "$tp" 2>/dev/null
+	i=0
+	while kill -0 "$tp" 2>/dev/null && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+	wait "$tp" 2>/dev/null
+	i=0
+	while [ -n "$tdev" ] && [ -e "$tdev" ] && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.05
+	done
+	rm -f "$T/$1.pid" "$T/$1.dev"
+}
+
+tok_stop_all() {
+	for p in "$T"/*.pid; do
+		[ -e "$p" ] || continue
+		p=${p##*/}
+		tok_stop "${p%.pid}"
+	done
+}
+
+# tok_signed NAME: how many presence-checked signatures (P1 03) it made.
+tok_signed() { grep -c '^ins=02 p1=03 sw=9000' "$T/$1.log" 2>/dev/null; }
+
+# ---- users and PAM ----------------------------------------------------
+PASSWORD=vm-Secret-1
+# mkuser NAME: a user with a home and the password $PASSWORD.
+mkuser() {
+	id "$1" >/dev/null 2>&1 && return 0
+	useradd -m -s /bin/sh "$1" && echo "$1:$PASSWORD" | chpasswd
+}
+
+# pam_service NAME LINE...: write /etc/pam.d/NAME (in the overlay only).
+pam_service() {
+	ps=/etc/pam.d/$1
+	shift
+	printf '%s\n' "$@" >"$ps"
+}
+
+# A valid mapping line: user:KH,PK,es256,+presence (pam-u2f's format).
+is_mapping() {	# is_mapping USER FILE
+	grep -Eq "^$1:[A-Za-z0-9+/=_-]+,[A-Za-z0-9+/=_-]+,es256,\+presence" "$2"
+}
+
+trap 'tok_stop_all' EXIT

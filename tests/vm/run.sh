@@ -1,0 +1,130 @@
+#!/bin/bash
+# tests/vm/run.sh [GROUP...]: the end-to-end tests on a real kernel.
+# Boots Debian's kernel under qemu once per group (tests/vm/guest/*.sh,
+# all of them by default), with the host's / visible read-only under a
+# throwaway overlay, and runs the group's tests inside as root. Prints
+# TAP: "ok N - ..." / "not ok N - ..." per guest test, "# ..." comments,
+# and the plan last; exits 0 only if every test passed.
+#
+# Env: BUILD_DIR  build tree with the module, pamu2fcfg and the software
+#                 token (default: <source>/build/gcc)
+#      VM_CACHE   kernel and initramfs cache (default /var/tmp/pam-u2f-vm)
+#      VM_RESULTS per-group console logs and results (default:
+#                 <source>/build/vm)
+#      VM_TIMEOUT seconds one boot may take (default 240)
+#      VM_JOBS    boots at a time (default: 2 if there are 2 CPUs or more)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=${BUILD_DIR:-$top/build/gcc}
+results=${VM_RESULTS:-$top/build/vm}
+tmo=${VM_TIMEOUT:-240}
+t0=$(date +%s)
+n=0
+nfail=0
+
+tap() {	# tap ok|fail NAME: one numbered line
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n - $2"
+	else
+		nfail=$((nfail + 1))
+		echo "not ok $n - $2"
+	fi
+}
+finish() {
+	echo "1..$n"
+	echo "# vm: $((n - nfail)) passed, $nfail failed in $(($(date +%s) - t0)) s"
+	[ "$nfail" -eq 0 ] && [ "$n" -gt 0 ]
+	exit
+}
+
+# Preconditions: each failure is one "not ok" line with its reason.
+missing=""
+for c in qemu-system-x86_64 busybox depmod modprobe cpio xz dpkg-deb \
+    apt-get timeout flock; do
+	command -v "$c" >/dev/null || missing="$missing $c"
+done
+[ -e /usr/share/qemu/qboot.rom ] || missing="$missing qboot.rom"
+if [ -n "$missing" ]; then
+	tap fail "vm: host tools missing:$missing (tools/deps.sh vm)"
+	finish
+fi
+if [ ! -f "$build/Makefile" ]; then
+	tap fail "vm: no build tree at $build (run tests/run.sh gcc, or set BUILD_DIR)"
+	finish
+fi
+# The software token is a check program: build it if make check has not.
+for t in tests/softtoken/softtoken pam_u2f/pam_u2f.la tools/pamu2fcfg; do
+	[ -e "$build/$t" ] || make -C "$build" -s "$t" >/dev/null 2>&1 ||
+	    echo "# vm: could not build $t in $build"
+done
+if ! kout=$("$here/kernel.sh" 2>&1); then
+	printf '%s\n' "$kout" | sed 's/^/# /'
+	tap fail "vm: kernel and initramfs in ${VM_CACHE:-/var/tmp/pam-u2f-vm}"
+	finish
+fi
+echo "# vm: kernel $(printf '%s\n' "$kout" | head -1) ($(($(date +%s) - t0)) s)"
+
+if [ $# -gt 0 ]; then
+	groups=("$@")
+else
+	groups=()
+	for f in "$here"/guest/[0-9]*.sh; do
+		g=${f##*/}
+		groups+=("${g%.sh}")
+	done
+fi
+
+boot_group() {	# boot_group GROUP: boot, results in $results/GROUP
+	local g=$1 rd=$results/$1 s
+	rm -rf "$rd"
+	mkdir -p "$rd"
+	s=$(date +%s)
+	(cd "$top" && "$here/boot.sh" --results "$rd" --timeout "$tmo" -- \
+	    env VM_BUILD="$build" VM_SRC="$top" VM_TAP=/vmtest/tap \
+	    sh "$here/guest/main.sh" "$g") >"$rd/boot.out" 2>&1
+	echo $? >"$rd/status"
+	echo $(($(date +%s) - s)) >"$rd/seconds"
+}
+
+report_group() {	# report_group GROUP: number its lines, check it ended
+	local g=$1 rd=$results/$1 st line
+	st=$(cat "$rd/status")
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) tap ok "${line#ok - }" ;;
+		"not ok - "*) tap fail "${line#not ok - }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$rd/tap"
+	if [ "$st" -ne 0 ] || [ ! -e "$rd/done" ]; then
+		sed 's/^/# /' "$rd/boot.out"
+		tail -n 30 "$rd/console.log" 2>/dev/null | sed 's/^/#  console: /'
+		tap fail "vm group $g finished (boot status $st, see $rd)"
+	fi
+	echo "# vm: group $g took $(cat "$rd/seconds") s"
+}
+
+jobs=${VM_JOBS:-$(($(nproc 2>/dev/null || echo 1) >= 2 ? 2 : 1))}
+mkdir -p "$results"
+running=0
+for g in "${groups[@]}"; do
+	if [ ! -f "$here/guest/$g.sh" ]; then
+		echo "# vm: no group $g" >&2
+		continue
+	fi
+	boot_group "$g" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+for g in "${groups[@]}"; do
+	[ -f "$here/guest/$g.sh" ] || { tap fail "vm: no group $g"; continue; }
+	touch "$results/$g/tap"
+	report_group "$g"
+done
+finish

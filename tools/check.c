@@ -1,0 +1,81 @@
+/* --check: authenticate now, through auth_run (the module's own path),
+ * against the user's credentials in the mapping file. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "err.h"
+#include "tool.h"
+
+static void
+cue(void *arg)
+{
+	const struct tool_opts *o = arg;
+
+	tool_msg("touch the security key to authenticate %s", o->user);
+}
+
+static int
+authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
+{
+	struct auth_req req;
+	struct auth_result res;
+	struct dev **devs = NULL;
+	size_t ndevs = 0;
+	int r;
+
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK) {
+		enroll_explain_open(o, r);
+		goto fail;
+	}
+	req.creds = creds;
+	req.ncreds = n;
+	req.origin = o->origin;
+	req.appid = o->appid;
+	req.presence = true;
+	req.timeout_ms = o->timeout_s * 1000;
+	req.log = o->lg;
+	req.cue = cue;
+	req.cue_arg = (void *)(uintptr_t)o;
+	r = auth_run(devs, ndevs, &req, &res);
+	if (r == ERR_OK)
+		printf("ok: credential %zu on %s\n", res.cred_index + 1,
+		    res.dev_index < ndevs ? dev_path(devs[res.dev_index])
+					  : "?");
+	else if (r == ERR_NO_KEY) {
+		tool_msg("no key present holds a credential of %s for %s",
+		    o->user, o->origin);
+		r = ERR_NOT_FOUND;
+	} else if (r == ERR_TIMEOUT)
+		enroll_explain_open(o, r);
+	else if (r != ERR_OK)
+		tool_msg("authentication failed: %s", err_str(r));
+fail:
+	auth_close_all(devs, ndevs);
+	return r;
+}
+
+int
+check_run(const struct tool_opts *o)
+{
+	struct cred *creds = NULL;
+	char *path = NULL;
+	size_t n = 0;
+	int r;
+
+	if ((r = manage_path(o, false, &path)) != ERR_OK ||
+	    (r = manage_load(o, path, &creds, &n)) != ERR_OK)
+		goto fail;
+	r = authenticate(o, creds, n);
+	if (r == ERR_OK && fflush(stdout) == EOF)
+		r = ERR_IO;
+fail:
+	cred_free_list(creds, n);
+	free(path);
+	return tool_exit_for(r);
+}

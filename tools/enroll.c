@@ -1,0 +1,308 @@
+/* pamu2fcfg registration: wait for a key, register on the one touched,
+ * and (plain mode) print the mapping line. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "authfile.h"
+#include "crypto.h"
+#include "err.h"
+#include "hid.h"
+#include "tool.h"
+
+#define OPEN_MS 2000  /* per device: open and CTAPHID INIT */
+#define PROBE_MS 2000 /* per probe (no touch needed) */
+#define POLL_MS 200   /* between discovery attempts */
+#define BUSY_MS 30000 /* how long a busy key may keep us waiting */
+#define RETRY_MIN_MS                                                           \
+	1000 /* no retry after a timeout this close to                         \
+	      * the deadline */
+
+static void
+nap(int ms)
+{
+	struct timespec ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+}
+
+/* 50 to 177 ms, so that waiting clients do not retry in lockstep. */
+static int
+busy_pause(void)
+{
+	uint8_t b = 0;
+
+	(void)util_random(&b, 1);
+	return 50 + (b >> 1);
+}
+
+/* Worth another try: the key was busy, or a transfer timed out well
+ * before the deadline. */
+static bool
+retry(int r, int64_t deadline)
+{
+	int left = util_ms_left(deadline);
+
+	if (r == ERR_HID_BUSY)
+		return left > 0;
+	return r == ERR_TIMEOUT && left > RETRY_MIN_MS;
+}
+
+/* A countdown on a terminal; one line otherwise. */
+static void
+countdown(const struct tool_opts *o, int left_ms, int *shown)
+{
+	int secs = (left_ms + 999) / 1000;
+
+	if (isatty(STDERR_FILENO)) {
+		if (secs != *shown)
+			fprintf(stderr,
+			    "\rpamu2fcfg: insert a security key "
+			    "(%d s) ",
+			    secs);
+	} else if (*shown < 0) {
+		tool_msg(
+		    "no security key found; waiting up to %d s", o->timeout_s);
+	}
+	*shown = secs;
+}
+
+static void
+countdown_end(int shown)
+{
+	if (shown >= 0 && isatty(STDERR_FILENO))
+		fputc('\n', stderr);
+}
+
+/* Open the keys (explicit --device paths or discovered ones), waiting up
+ * to the timeout for one to be plugged in. */
+int
+enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
+{
+	int64_t deadline = util_now_ms() + (int64_t)o->timeout_s * 1000;
+	int first_err, left, r, shown = -1;
+
+	for (;;) {
+		first_err = ERR_OK;
+		*devs = NULL;
+		*n = 0;
+		r = auth_open_all((const char *const *)o->devices, o->ndevices,
+		    0, o->lg, OPEN_MS, devs, n, &first_err);
+		if (r == ERR_OK && *n > 0)
+			break;
+		auth_close_all(*devs, *n);
+		*devs = NULL;
+		*n = 0;
+		if (r == ERR_OK && first_err == ERR_PERM)
+			r = ERR_PERM;
+		else if (r == ERR_OK && (left = util_ms_left(deadline)) > 0) {
+			countdown(o, left, &shown);
+			nap(left < POLL_MS ? left : POLL_MS);
+			continue;
+		} else if (r == ERR_OK)
+			r = ERR_NO_KEY;
+		countdown_end(shown);
+		return r;
+	}
+	countdown_end(shown);
+	return ERR_OK;
+}
+
+/* One sentence a person understands for a failure to find or use a key. */
+void
+enroll_explain_open(const struct tool_opts *o, int err)
+{
+	const char *where = o->ndevices == 1 ? o->devices[0] : NULL;
+
+	switch (err) {
+	case ERR_PERM:
+		tool_msg(
+		    "permission denied opening the security key%s%s; "
+		    "add a udev rule that grants you access to /dev/hidraw* "
+		    "(e.g. TAG+=\"uaccess\") or join the group owning the "
+		    "device (often plugdev)",
+		    where ? " " : "", where ? where : "");
+		break;
+	case ERR_NO_KEY:
+	case ERR_NODEV:
+		tool_msg("no security key found%s%s (waited %d s)",
+		    where ? " at " : "", where ? where : "", o->timeout_s);
+		break;
+	case ERR_TIMEOUT:
+		tool_msg("touch timed out: the key was not touched within "
+			 "%d s",
+		    o->timeout_s);
+		break;
+	default:
+		tool_msg("%s", err_str(err));
+		break;
+	}
+}
+
+static const char *
+product_of(const char *path, struct hid_devinfo *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i].path, path) == 0)
+			return list[i].product;
+	return NULL;
+}
+
+/* -v: what was registered, on which device. */
+static void
+show_verbose(const struct tool_opts *o, const struct reg_result *res,
+    const struct dev *d)
+{
+	struct hid_devinfo *list = NULL;
+	const char *product = NULL;
+	char *subject = NULL;
+	size_t n = 0;
+
+	tool_msg("origin %s, appid %s", o->origin, o->appid);
+	if (crypto_cert_subject(res->cert, res->cert_len, &subject) == ERR_OK)
+		tool_msg("attestation subject: %s", subject);
+	else
+		tool_msg("attestation subject: (unreadable)");
+	if (dev_discover(&list, &n) == ERR_OK)
+		product = product_of(dev_path(d), list, n);
+	tool_msg("device: %s (%s)%s%s", dev_path(d), dev_proto_name(d),
+	    product != NULL && *product != '\0' ? " " : "",
+	    product != NULL ? product : "");
+	hid_devinfo_free(list, n);
+	free(subject);
+}
+
+/* Register on whichever key is touched first; *cred gets the verified
+ * credential with the options the user asked for. */
+int
+enroll_register(
+    const struct tool_opts *o, struct dev **devs, size_t n, struct cred *cred)
+{
+	struct reg_req req;
+	struct reg_result res;
+	int64_t deadline;
+	size_t idx = 0;
+	int r;
+
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	req.rp_id = o->origin;
+	req.type = COSE_ES256;
+	req.presence = !o->no_presence;
+	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK)
+		goto fail;
+	tool_msg("touch the security key to register it for %s", o->user);
+	deadline = util_now_ms() + (int64_t)o->timeout_s * 1000;
+	/* A key serves one client at a time: while it is busy, or while
+	 * other clients' traffic stalls ours, try again until the deadline. */
+	while ((r = auth_register(devs, n, &req, &res, &idx, o->lg,
+		    util_ms_left(deadline))) != ERR_OK &&
+	    retry(r, deadline))
+		nap(busy_pause());
+	if (r != ERR_OK)
+		goto fail;
+	if (o->verbose && idx < n)
+		show_verbose(o, &res, devs[idx]);
+	res.cred.type = COSE_ES256;
+	res.cred.flags = o->no_presence ? 0 : CRED_PRESENCE;
+	*cred = res.cred;
+	memset(&res.cred, 0, sizeof(res.cred));
+	r = ERR_OK;
+fail:
+	reg_result_clear(&res);
+	util_wipe(req.cdh, sizeof(req.cdh));
+	return r;
+}
+
+/* dev_probe, waiting while the key is busy with another client. */
+static int
+probe(struct dev *d, const char *rp, const struct cred *c)
+{
+	int64_t deadline = util_now_ms() + BUSY_MS;
+	int r;
+
+	while (
+	    (r = dev_probe(d, rp, c, PROBE_MS)) != ERR_OK && retry(r, deadline))
+		nap(busy_pause());
+	return r;
+}
+
+/* Does one of the keys already hold one of creds? ERR_OK with *which
+ * (0-based) if so, ERR_NOT_FOUND if not. No touch is needed. */
+int
+enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
+    const struct cred *creds, size_t ncreds, size_t *which)
+{
+	const char *rp;
+	size_t d, i;
+	int r;
+
+	for (d = 0; d < n; d++) {
+		for (i = 0; i < ncreds; i++) {
+			if (creds[i].type != COSE_ES256 || creds[i].kh_len == 0)
+				continue;
+			rp = (creds[i].flags & CRED_APPID) ? o->appid
+							   : o->origin;
+			r = probe(devs[d], rp, &creds[i]);
+			if (r == ERR_OK) {
+				*which = i;
+				return ERR_OK;
+			}
+			if (r != ERR_WRONG_KH)
+				log_msg(o->lg,
+				    "probe of credential %zu on %s: "
+				    "%s",
+				    i + 1, dev_path(devs[d]), err_str(r));
+		}
+	}
+	return ERR_NOT_FOUND;
+}
+
+/* The older tool's job: register and print "user:cred" (or ":cred" with
+ * -n) with no newline. Nothing reaches stdout unless all went well. */
+int
+enroll_print(const struct tool_opts *o)
+{
+	struct dev **devs = NULL;
+	struct cred cred;
+	char *text = NULL, *line = NULL;
+	size_t ndevs = 0;
+	int r;
+
+	memset(&cred, 0, sizeof(cred));
+	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK ||
+	    (r = enroll_register(o, devs, ndevs, &cred)) != ERR_OK) {
+		enroll_explain_open(o, r);
+		goto fail;
+	}
+	if ((r = authfile_format_cred(&cred, &text)) != ERR_OK) {
+		tool_msg("cannot format the credential: %s", err_str(r));
+		goto fail;
+	}
+	if (asprintf(&line, "%s:%s", o->nouser ? "" : o->user, text) < 0) {
+		line = NULL;
+		r = ERR_NOMEM;
+		goto fail;
+	}
+	if (fputs(line, stdout) == EOF || fflush(stdout) == EOF) {
+		tool_msg("cannot write the line to standard output");
+		r = ERR_IO;
+		goto fail;
+	}
+	r = ERR_OK;
+fail:
+	free(text);
+	free(line);
+	cred_clear(&cred);
+	auth_close_all(devs, ndevs);
+	return tool_exit_for(r);
+}

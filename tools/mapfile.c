@@ -1,0 +1,399 @@
+/* Mapping files on disk: the per-user default path, a safe read, and an
+ * atomic rewrite under a lock (FILE.lock), through a temporary file in
+ * the same folder that is fsync'ed and renamed over the original. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "tool.h"
+
+#define OPEN_FLAGS (O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+#define TMP_TAG ".tmp."
+
+static const char *
+env(const char *name)
+{
+#ifdef HAVE_SECURE_GETENV
+	return secure_getenv(name);
+#else
+	return getenv(name);
+#endif
+}
+
+static int
+make_dir(const char *path)
+{
+	if (mkdir(path, 0700) == 0 || errno == EEXIST)
+		return ERR_OK;
+	tool_msg("cannot create %s: %s", path, strerror(errno));
+	return ERR_FILE;
+}
+
+/* $XDG_CONFIG_HOME/Yubico/u2f_keys or ~/.config/Yubico/u2f_keys; with
+ * create_dir, the folders are made (mode 0700) when missing. */
+int
+mapfile_default_path(bool create_dir, char **out)
+{
+	const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
+	struct passwd *pw;
+	char *base = NULL, *dir = NULL;
+	int r = ERR_NOMEM;
+
+	if (xdg != NULL && xdg[0] == '/')
+		base = strdup(xdg);
+	else {
+		if ((home == NULL || home[0] != '/') &&
+		    (pw = getpwuid(getuid())) != NULL)
+			home = pw->pw_dir;
+		if (home == NULL || home[0] != '/') {
+			tool_msg("cannot find your home folder; name a FILE");
+			return ERR_FILE;
+		}
+		if (asprintf(&base, "%s/.config", home) < 0)
+			base = NULL;
+	}
+	if (base == NULL || asprintf(&dir, "%s/Yubico", base) < 0) {
+		dir = NULL;
+		goto fail;
+	}
+	if (create_dir &&
+	    ((r = make_dir(base)) != ERR_OK || (r = make_dir(dir)) != ERR_OK))
+		goto fail;
+	r = ERR_NOMEM;
+	if (asprintf(out, "%s/u2f_keys", dir) < 0) {
+		*out = NULL;
+		goto fail;
+	}
+	r = ERR_OK;
+fail:
+	free(base);
+	free(dir);
+	return r;
+}
+
+static int
+check_stat(const struct stat *st, const char **why)
+{
+	if (!S_ISREG(st->st_mode))
+		*why = "not a regular file";
+	else if (st->st_uid != geteuid() && st->st_uid != 0)
+		*why = "owned by another user";
+	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		*why = "writable by group or others";
+	else if ((size_t)st->st_size > TOOL_MAX_FILE) {
+		*why = "too big";
+		return ERR_TOO_BIG;
+	} else
+		return ERR_OK;
+	return ERR_FILE_UNSAFE;
+}
+
+static int
+read_all(int fd, size_t hint, char **buf, size_t *len)
+{
+	size_t cap = hint + 1, n = 0;
+	char *b = NULL, *nb;
+	ssize_t got;
+
+	for (;;) {
+		if (n + 1 >= cap || b == NULL) {
+			if (cap > TOOL_MAX_FILE + 1 ||
+			    (nb = realloc(b, cap * 2)) == NULL) {
+				free(b);
+				return cap > TOOL_MAX_FILE + 1 ? ERR_TOO_BIG
+							       : ERR_NOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		got = read(fd, b + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(b);
+			return ERR_FILE;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return ERR_OK;
+}
+
+/* Read a mapping file we may rewrite. ERR_NOT_FOUND when it does not
+ * exist; ERR_FILE_UNSAFE (reason in *why) for a symlink, a non-regular
+ * file, another owner or group/world write permission. */
+int
+mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
+    const char **why)
+{
+	int fd, r;
+
+	*why = NULL;
+	if ((fd = open(path, O_RDONLY | OPEN_FLAGS)) < 0) {
+		if (errno == ENOENT)
+			return ERR_NOT_FOUND;
+		*why = errno == ELOOP ? "a symbolic link" : strerror(errno);
+		return errno == ELOOP ? ERR_FILE_UNSAFE : ERR_FILE;
+	}
+	if (fstat(fd, st) != 0) {
+		*why = strerror(errno);
+		r = ERR_FILE;
+	} else if ((r = check_stat(st, why)) == ERR_OK &&
+	    (r = read_all(fd, (size_t)st->st_size, buf, len)) != ERR_OK)
+		*why = r == ERR_FILE ? strerror(errno) : err_str(r);
+	close(fd);
+	return r;
+}
+
+/* Under the lock, any "DIR/.BASE.tmp.XXXXXX" is left from a killed run. */
+static void
+clean_stale(const char *dir, const char *base)
+{
+	struct dirent *e;
+	struct stat st;
+	size_t blen = strlen(base), tlen = strlen(TMP_TAG);
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.' ||
+		    strncmp(e->d_name + 1, base, blen) != 0 ||
+		    strncmp(e->d_name + 1 + blen, TMP_TAG, tlen) != 0 ||
+		    strlen(e->d_name + 1 + blen + tlen) != 6)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ==
+			0 &&
+		    S_ISREG(st.st_mode) && st.st_uid == geteuid())
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+static int
+take_lock(const char *path, int *fdp)
+{
+	struct stat st;
+	char *lock = NULL;
+	int fd = -1, r = ERR_NOMEM;
+
+	if (asprintf(&lock, "%s.lock", path) < 0) {
+		lock = NULL;
+		goto fail;
+	}
+	r = ERR_FILE;
+	if ((fd = open(lock, O_RDWR | O_CREAT | OPEN_FLAGS, 0600)) < 0) {
+		tool_msg(
+		    "cannot open the lock file %s: %s", lock, strerror(errno));
+		goto fail;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		tool_msg("%s is not a regular file", lock);
+		r = ERR_FILE_UNSAFE;
+		goto fail;
+	}
+	while (flock(fd, LOCK_EX) != 0) {
+		if (errno != EINTR) {
+			tool_msg("cannot lock %s: %s", lock, strerror(errno));
+			goto fail;
+		}
+	}
+	*fdp = fd;
+	fd = -1;
+	r = ERR_OK;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(lock);
+	return r;
+}
+
+static int
+write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t w;
+
+	while (len > 0) {
+		if ((w = write(fd, buf, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ERR_FILE;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return ERR_OK;
+}
+
+/* The temporary file gets the content, the original's mode and owner,
+ * and reaches the disk before the rename. */
+static int
+fill_temp(int fd, const char *buf, size_t len, const struct stat *orig)
+{
+	struct stat st;
+
+	if (write_all(fd, buf, len) != ERR_OK ||
+	    fchmod(fd, orig->st_mode & 07777) != 0 || fstat(fd, &st) != 0)
+		return ERR_FILE;
+	if ((st.st_uid != orig->st_uid || st.st_gid != orig->st_gid) &&
+	    fchown(fd, orig->st_uid, orig->st_gid) != 0)
+		return ERR_FILE;
+	return fsync(fd) == 0 ? ERR_OK : ERR_FILE;
+}
+
+static int
+replace(const char *path, const char *dir, const char *base, const char *buf,
+    size_t len, const struct stat *orig)
+{
+	char *tmp = NULL;
+	int fd = -1, dfd = -1, r = ERR_NOMEM;
+
+	if (asprintf(&tmp, "%s/.%s%sXXXXXX", dir, base, TMP_TAG) < 0) {
+		tmp = NULL;
+		goto fail;
+	}
+	r = ERR_FILE;
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		free(tmp);
+		tmp = NULL;
+		goto fail;
+	}
+	if (fill_temp(fd, buf, len, orig) != ERR_OK || close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0)
+		goto fail;
+	free(tmp);
+	tmp = NULL;
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    fsync(dfd) != 0)
+		goto fail;
+	r = ERR_OK;
+fail:
+	if (r != ERR_OK)
+		tool_msg("cannot write %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	if (tmp != NULL)
+		(void)unlink(tmp);
+	free(tmp);
+	return r;
+}
+
+static int
+split_path(const char *path, char **dir, char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		*dir = strdup(".");
+	else if (slash == path)
+		*dir = strdup("/");
+	else
+		*dir = strndup(path, (size_t)(slash - path));
+	*base = strdup(slash == NULL ? path : slash + 1);
+	if (*dir == NULL || *base == NULL)
+		return ERR_NOMEM;
+	return **base == '\0' ? ERR_FILE : ERR_OK;
+}
+
+/* The folder must exist, be ours or root's, and not let others replace
+ * files in it (group/world-writable only with the sticky bit). */
+static int
+check_dir(const char *dir, const char **why)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0) {
+		*why = strerror(errno);
+		return ERR_FILE;
+	}
+	if (!S_ISDIR(st.st_mode))
+		*why = "its folder is not a folder";
+	else if (st.st_uid != geteuid() && st.st_uid != 0)
+		*why = "its folder is owned by another user";
+	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    (st.st_mode & S_ISVTX) == 0)
+		*why = "its folder is writable by group or others";
+	else if (access(dir, W_OK | X_OK) != 0) {
+		*why = strerror(errno);
+		return ERR_FILE;
+	} else
+		return ERR_OK;
+	return ERR_FILE_UNSAFE;
+}
+
+/* Could mapfile_update write path? Checked before asking for a touch. */
+int
+mapfile_check_dir(const char *path, const char **why)
+{
+	char *dir = NULL, *base = NULL;
+	int r;
+
+	*why = NULL;
+	if ((r = split_path(path, &dir, &base)) == ERR_OK)
+		r = check_dir(dir, why);
+	free(dir);
+	free(base);
+	return r;
+}
+
+/* Lock, re-read, let fn compute the new content, replace atomically. A
+ * missing file is created with mode 0600. */
+int
+mapfile_update(
+    const char *path, mapfile_edit_fn fn, void *arg, const char **why)
+{
+	struct stat st;
+	char *dir = NULL, *base = NULL, *buf = NULL, *out = NULL;
+	size_t len = 0, out_len = 0;
+	int lock = -1, r;
+
+	*why = NULL;
+	if ((r = split_path(path, &dir, &base)) != ERR_OK ||
+	    (r = check_dir(dir, why)) != ERR_OK ||
+	    (r = take_lock(path, &lock)) != ERR_OK)
+		goto fail;
+	clean_stale(dir, base);
+	r = mapfile_read(path, &buf, &len, &st, why);
+	if (r == ERR_NOT_FOUND) {
+		memset(&st, 0, sizeof(st));
+		st.st_mode = S_IFREG | 0600;
+		st.st_uid = geteuid();
+		st.st_gid = getegid();
+		if ((buf = strdup("")) == NULL)
+			r = ERR_NOMEM;
+		else
+			r = ERR_OK;
+	}
+	if (r != ERR_OK || (r = fn(arg, buf, len, &out, &out_len)) != ERR_OK ||
+	    (r = replace(path, dir, base, out, out_len, &st)) != ERR_OK)
+		goto fail;
+	r = ERR_OK;
+fail:
+	if (lock >= 0)
+		close(lock);
+	free(dir);
+	free(base);
+	free(buf);
+	free(out);
+	return r;
+}

@@ -1,0 +1,352 @@
+/* pamu2fcfg option parsing: argv -> struct tool_opts, with defaults. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+enum {
+	OPT_VERSION = 256,
+	OPT_DEVICE,
+	OPT_TIMEOUT,
+	OPT_ADD,
+	OPT_LIST,
+	OPT_REMOVE,
+	OPT_CHECK
+};
+
+static const struct option long_opts[] = {
+    {"username", required_argument, NULL, 'u'},
+    {"origin", required_argument, NULL, 'o'},
+    {"appid", required_argument, NULL, 'i'},
+    {"type", required_argument, NULL, 't'},
+    {"resident", no_argument, NULL, 'r'},
+    {"no-user-presence", no_argument, NULL, 'P'},
+    {"pin-verification", no_argument, NULL, 'N'},
+    {"user-verification", no_argument, NULL, 'V'},
+    {"nouser", no_argument, NULL, 'n'},
+    {"debug", no_argument, NULL, 'd'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"add", optional_argument, NULL, OPT_ADD},
+    {"list", optional_argument, NULL, OPT_LIST},
+    {"remove", required_argument, NULL, OPT_REMOVE},
+    {"check", optional_argument, NULL, OPT_CHECK},
+    {NULL, 0, NULL, 0},
+};
+
+static const char usage_text[] =
+    "Usage: pamu2fcfg [OPTION]... [--add|--list|--remove N|--check [FILE]]\n"
+    "Register a U2F security key and print a mapping line for pam_u2f, or\n"
+    "manage a mapping file.\n"
+    "\n"
+    "  -u, --username=USER      user to register (default: the current user)\n"
+    "  -o, --origin=ORIGIN      origin (default: pam://HOSTNAME)\n"
+    "  -i, --appid=APPID        application id (default: the origin)\n"
+    "  -t, --type=TYPE          credential type: ES256 (the only one "
+    "supported)\n"
+    "  -P, --no-user-presence   write the credential without +presence\n"
+    "  -n, --nouser             print the line from the first ':' on\n"
+    "      --device=PATH        use this key only (/dev/hidrawN or "
+    "unix:PATH);\n"
+    "                           may be repeated\n"
+    "      --timeout=SECONDS    wait this long for a key and a touch (15)\n"
+    "      --add [FILE]         add the new credential to FILE\n"
+    "      --list [FILE]        list the user's credentials in FILE\n"
+    "      --remove N [FILE]    remove the user's credential number N\n"
+    "      --check [FILE]       authenticate now against the user's "
+    "credentials\n"
+    "  -d, --debug              print debugging information on stderr\n"
+    "  -v, --verbose            print the attestation subject and the device\n"
+    "  -h, --help               print this help and exit\n"
+    "      --version            print the version and exit\n"
+    "\n"
+    "FILE defaults to $XDG_CONFIG_HOME/Yubico/u2f_keys or\n"
+    "~/.config/Yubico/u2f_keys. -r, -N, -V and the EDDSA and RS256 types need\n"
+    "FIDO2 support, which is not available yet.\n";
+
+static void
+debug_line(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "pamu2fcfg: debug: %s\n", line);
+}
+
+static bool
+set_str(char **dst, const char *src)
+{
+	char *s;
+
+	if ((s = strdup(src)) == NULL) {
+		tool_msg("out of memory");
+		return false;
+	}
+	free(*dst);
+	*dst = s;
+	return true;
+}
+
+static bool
+add_device(struct tool_opts *o, const char *path)
+{
+	char **v;
+
+	if (*path == '\0') {
+		tool_msg("--device needs a path");
+		return false;
+	}
+	v = reallocarray(o->devices, o->ndevices + 1, sizeof(*v));
+	if (v == NULL) {
+		tool_msg("out of memory");
+		return false;
+	}
+	o->devices = v;
+	if ((v[o->ndevices] = strdup(path)) == NULL) {
+		tool_msg("out of memory");
+		return false;
+	}
+	o->ndevices++;
+	return true;
+}
+
+static bool
+parse_num(const char *s, long min, long max, long *out)
+{
+	char *end = NULL;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool
+refuse_fido2(const char *what)
+{
+	tool_msg("%s needs FIDO2 support, not available yet", what);
+	return false;
+}
+
+static bool
+parse_type(const char *t)
+{
+	if (strcasecmp(t, "ES256") == 0)
+		return true;
+	if (strcasecmp(t, "EDDSA") == 0 || strcasecmp(t, "RS256") == 0) {
+		tool_msg("type %s needs FIDO2 support, not available yet", t);
+		return false;
+	}
+	tool_msg("unknown credential type '%s' (only ES256 is supported)", t);
+	return false;
+}
+
+static bool
+set_mode(struct tool_opts *o, enum tool_mode m, const char *file)
+{
+	if (o->mode != TOOL_PRINT) {
+		tool_msg(
+		    "--add, --list, --remove and --check exclude each other");
+		return false;
+	}
+	o->mode = m;
+	return file == NULL || set_str(&o->file, file);
+}
+
+static bool
+parse_timeout(struct tool_opts *o, const char *arg)
+{
+	long v;
+
+	if (!parse_num(arg, 0, TOOL_TIMEOUT_MAX, &v)) {
+		tool_msg("--timeout wants seconds, 0 to %d", TOOL_TIMEOUT_MAX);
+		return false;
+	}
+	o->timeout_s = (int)v;
+	return true;
+}
+
+static bool
+parse_remove(struct tool_opts *o, const char *arg)
+{
+	long v;
+
+	if (!parse_num(arg, 1, LONG_MAX, &v)) {
+		tool_msg("--remove wants a credential number from 1");
+		return false;
+	}
+	o->remove_index = (size_t)v;
+	return set_mode(o, TOOL_REMOVE, NULL);
+}
+
+/* One option; false means a usage error (already explained). */
+static bool
+parse_one(struct tool_opts *o, int c, const char *arg, int *status)
+{
+	switch (c) {
+	case 'u':
+		return set_str(&o->user, arg);
+	case 'o':
+		return set_str(&o->origin, arg);
+	case 'i':
+		return set_str(&o->appid, arg);
+	case 't':
+		return parse_type(arg);
+	case 'r':
+		return refuse_fido2("-r/--resident");
+	case 'N':
+		return refuse_fido2("-N/--pin-verification");
+	case 'V':
+		return refuse_fido2("-V/--user-verification");
+	case 'P':
+		o->no_presence = true;
+		return true;
+	case 'n':
+		o->nouser = true;
+		return true;
+	case 'd':
+		o->debug = true;
+		o->lg = &o->sink;
+		return true;
+	case 'v':
+		o->verbose = true;
+		return true;
+	case 'h':
+		fputs(usage_text, stdout);
+		*status = TOOL_EXIT_OK;
+		return false;
+	case OPT_VERSION:
+		printf("pamu2fcfg %s\n", PACKAGE_VERSION);
+		*status = TOOL_EXIT_OK;
+		return false;
+	case OPT_DEVICE:
+		return add_device(o, arg);
+	case OPT_TIMEOUT:
+		return parse_timeout(o, arg);
+	case OPT_ADD:
+		return set_mode(o, TOOL_ADD, arg);
+	case OPT_LIST:
+		return set_mode(o, TOOL_LIST, arg);
+	case OPT_CHECK:
+		return set_mode(o, TOOL_CHECK, arg);
+	case OPT_REMOVE:
+		return parse_remove(o, arg);
+	default:
+		fputs("Try 'pamu2fcfg --help'.\n", stderr);
+		return false;
+	}
+}
+
+static bool
+valid_name(const char *what, const char *s)
+{
+	if (*s == '\0' || *s == '#' || strpbrk(s, ":\n\r") != NULL) {
+		tool_msg("invalid %s '%s'", what, s);
+		return false;
+	}
+	return true;
+}
+
+/* Defaults: user from getpwuid(getuid()), origin pam://HOSTNAME. */
+static bool
+set_defaults(struct tool_opts *o)
+{
+	char host[HOST_NAME_MAX + 1];
+	char origin[sizeof(host) + 8];
+	struct passwd *pw;
+
+	if (o->user == NULL) {
+		if ((pw = getpwuid(getuid())) == NULL) {
+			tool_msg("cannot find the current user; use -u");
+			return false;
+		}
+		if (!set_str(&o->user, pw->pw_name))
+			return false;
+	}
+	if (o->origin == NULL) {
+		memset(host, 0, sizeof(host));
+		if (gethostname(host, sizeof(host) - 1) != 0) {
+			tool_msg("gethostname: %s", strerror(errno));
+			return false;
+		}
+		snprintf(origin, sizeof(origin), "pam://%s", host);
+		if (!set_str(&o->origin, origin))
+			return false;
+	}
+	if (o->appid == NULL && !set_str(&o->appid, o->origin))
+		return false;
+	if (*o->origin == '\0' || *o->appid == '\0') {
+		tool_msg("the origin and the appid must not be empty");
+		return false;
+	}
+	return valid_name("user name", o->user);
+}
+
+/* What argv left over may mean: one FILE after a mode option. */
+static bool
+check_combination(struct tool_opts *o, int argc, char **argv)
+{
+	if (optind < argc) {
+		if (o->mode == TOOL_PRINT || o->file != NULL ||
+		    optind + 1 < argc) {
+			tool_msg("unexpected argument '%s'", argv[optind]);
+			return false;
+		}
+		if (!set_str(&o->file, argv[optind]))
+			return false;
+	}
+	if (o->nouser && o->mode != TOOL_PRINT) {
+		tool_msg("-n/--nouser only applies when printing a line");
+		return false;
+	}
+	return true;
+}
+
+bool
+opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->mode = TOOL_PRINT;
+	o->timeout_s = TOOL_TIMEOUT_DEFAULT;
+	o->sink.fn = debug_line;
+	*status = TOOL_EXIT_USAGE;
+	while ((c = getopt_long(
+		    argc, argv, "u:o:i:t:rPNVndvh", long_opts, NULL)) != -1) {
+		if (!parse_one(o, c, optarg, status))
+			return false;
+	}
+	if (!check_combination(o, argc, argv) || !set_defaults(o))
+		return false;
+	*status = TOOL_EXIT_OK;
+	return true;
+}
+
+void
+opts_free(struct tool_opts *o)
+{
+	size_t i;
+
+	free(o->user);
+	free(o->origin);
+	free(o->appid);
+	free(o->file);
+	for (i = 0; i < o->ndevices; i++)
+		free(o->devices[i]);
+	free(o->devices);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,41 @@
+/* pamu2fcfg: register a security key for pam_u2f and manage mapping
+ * files. This file only dispatches; each job lives in its own file. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "tool.h"
+
+int
+main(int argc, char **argv)
+{
+	struct tool_opts o;
+	int status = TOOL_EXIT_USAGE;
+
+	if (!opts_parse(argc, argv, &o, &status)) {
+		opts_free(&o);
+		return status;
+	}
+	switch (o.mode) {
+	case TOOL_PRINT:
+		status = enroll_print(&o);
+		break;
+	case TOOL_ADD:
+		status = manage_add(&o);
+		break;
+	case TOOL_LIST:
+		status = manage_list(&o);
+		break;
+	case TOOL_REMOVE:
+		status = manage_remove(&o);
+		break;
+	case TOOL_CHECK:
+		status = check_run(&o);
+		break;
+	default:
+		status = TOOL_EXIT_USAGE;
+		break;
+	}
+	opts_free(&o);
+	return status;
+}

@@ -1,0 +1,107 @@
+/* pamu2fcfg internals: the options, the exit codes and the jobs each
+ * file under tools/ does. Nothing here is used outside tools/. */
+#ifndef PU_TOOL_H
+#define PU_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "cred.h"
+#include "dev.h"
+#include "util.h"
+
+/* Exit status, documented in man/pamu2fcfg.1 (EXIT STATUS). */
+#define TOOL_EXIT_OK 0    /* registration, edit or check done */
+#define TOOL_EXIT_FAIL 1  /* the operation failed or was refused */
+#define TOOL_EXIT_USAGE 2 /* bad or unsupported option */
+#define TOOL_EXIT_NOKEY 3 /* no usable key, or no touch in time */
+#define TOOL_EXIT_FILE 4  /* mapping file unsafe, unreadable, broken */
+
+#define TOOL_TIMEOUT_DEFAULT 15 /* seconds */
+#define TOOL_TIMEOUT_MAX 3600
+#define TOOL_MAX_FILE (16u * 1024 * 1024)
+
+enum tool_mode {
+	TOOL_PRINT, /* the older tool: print a line */
+	TOOL_ADD,
+	TOOL_LIST,
+	TOOL_REMOVE,
+	TOOL_CHECK
+};
+
+struct tool_opts {
+	enum tool_mode mode;
+	char *user;     /* owned */
+	char *origin;   /* owned */
+	char *appid;    /* owned */
+	char *file;     /* owned; NULL = the per-user default */
+	char **devices; /* owned; explicit --device paths */
+	size_t ndevices;
+	int timeout_s;
+	size_t remove_index; /* 1-based, for --remove */
+	bool nouser;
+	bool no_presence;
+	bool debug;
+	bool verbose;
+	struct log sink;      /* prints to stderr */
+	const struct log *lg; /* &sink with -d, NULL otherwise */
+};
+
+/* opts.c: fill o from argv. Returns true to go on; false with *status
+ * set to TOOL_EXIT_OK (after --help/--version) or TOOL_EXIT_USAGE. */
+bool opts_parse(int argc, char **argv, struct tool_opts *o, int *status);
+void opts_free(struct tool_opts *o);
+
+/* msg.c: a "pamu2fcfg: " prefixed line on stderr; exit status for an
+ * error code. */
+void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int tool_exit_for(int err);
+
+/* enroll.c: wait for keys, register, probe. */
+int enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n);
+void enroll_explain_open(const struct tool_opts *o, int err);
+int enroll_register(
+    const struct tool_opts *o, struct dev **devs, size_t n, struct cred *cred);
+int enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
+    const struct cred *creds, size_t ncreds, size_t *which);
+int enroll_print(const struct tool_opts *o);
+
+/* mapfile.c: safe reading and atomic rewriting of a mapping file. */
+typedef int (*mapfile_edit_fn)(
+    void *arg, const char *buf, size_t len, char **out, size_t *out_len);
+int mapfile_default_path(bool create_dir, char **out);
+int mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
+    const char **why);
+int mapfile_check_dir(const char *path, const char **why);
+int mapfile_update(
+    const char *path, mapfile_edit_fn fn, void *arg, const char **why);
+
+/* lines.c: edit mapping text in memory. */
+int lines_add_cred(const char *buf, size_t len, const char *user,
+    const char *cred, char **out, size_t *out_len);
+int lines_remove_cred(const char *buf, size_t len, const char *user,
+    size_t index, char **out, size_t *out_len);
+
+/* add.c: --add. */
+int manage_add(const struct tool_opts *o);
+
+/* manage.c: --list, --remove, and helpers. */
+int manage_list(const struct tool_opts *o);
+int manage_remove(const struct tool_opts *o);
+/* Load the user's credentials (safefile_read + authfile_find). */
+int manage_load(const struct tool_opts *o, const char *path,
+    struct cred **creds, size_t *n);
+/* o->file, or the per-user default (folders made with create_dir). */
+int manage_path(const struct tool_opts *o, bool create_dir, char **path);
+/* authfile_find with a message naming path and the bad line. */
+int manage_find(const struct tool_opts *o, const char *path, const char *buf,
+    size_t len, struct cred **creds, size_t *n);
+/* Same key handle or same public key. */
+bool manage_same_cred(const struct cred *a, const struct cred *b);
+
+/* check.c: --check. */
+int check_run(const struct tool_opts *o);
+
+#endif
