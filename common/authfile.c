@@ -343,44 +343,57 @@ user_is_valid(const char *user)
 	    strpbrk(user, ":\r\n") == NULL;
 }
 
-/* The name field s (len bytes) is user; with trim, after dropping
- * spaces and tabs around it. */
 static int
-name_is(const char *s, size_t len, const char *user, int trim)
+is_blank(char c)
 {
-	while (trim && len > 0 && (s[0] == ' ' || s[0] == '\t')) {
+	return c == ' ' || c == '\t';
+}
+
+/* The name field s (len bytes) equals user (ulen bytes) once the spaces
+ * and tabs around it are dropped. */
+static int
+name_is_trimmed(const char *s, size_t len, const char *user, size_t ulen)
+{
+	while (len > 0 && is_blank(s[0])) {
 		s++;
 		len--;
 	}
-	while (trim && len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+	while (len > 0 && is_blank(s[len - 1]))
 		len--;
-	return len == strlen(user) && memcmp(s, user, len) == 0;
+	return len == ulen && memcmp(s, user, len) == 0;
 }
 
-/* One line (without '\n') of the file: a negative error, 0 when it is not
- * the user's line, 1 when it is (its credentials then replace *creds). */
+/* One line (without '\n', without NUL bytes: the caller checked) of the
+ * file: a negative error, 0 when it is not the user's line, 1 when it is
+ * (its credentials then replace *creds). Other users' lines cost a short
+ * memchr and a length compare: a central file may have a million. */
 static int
-find_in_line(
-    const char *s, size_t len, const char *user, struct cred **creds, size_t *n)
+find_in_line(const char *s, size_t len, const char *user, size_t ulen,
+    struct cred **creds, size_t *n)
 {
 	const char *colon;
 	char *u = NULL;
 	struct cred *list = NULL;
-	size_t cnt = 0;
+	size_t cnt = 0, nlen;
 	int r;
 
-	if (memchr(s, '\0', len) != NULL)
-		return ERR_PARSE;
 	if (len > 0 && s[len - 1] == '\r')
 		len--;
-	if (line_is_skipped(s, len))
+	/* Most lines start with a name: look closer only otherwise. */
+	if ((len == 0 || is_blank(s[0]) || s[0] == '#') &&
+	    line_is_skipped(s, len))
 		return 0;
 	if ((colon = memchr(s, ':', len)) == NULL)
 		return ERR_PARSE; /* could be anybody's line */
-	if (!name_is(s, (size_t)(colon - s), user, 0))
+	nlen = (size_t)(colon - s);
+	if (nlen != ulen || memcmp(s, user, ulen) != 0) {
 		/* another user's: not parsed, unless it only differs in
 		 * blanks around the name (meant for the user?) */
-		return name_is(s, (size_t)(colon - s), user, 1) ? ERR_PARSE : 0;
+		if (nlen > 0 && (is_blank(s[0]) || is_blank(s[nlen - 1])) &&
+		    name_is_trimmed(s, nlen, user, ulen))
+			return ERR_PARSE;
+		return 0;
+	}
 	if ((r = authfile_parse_line(s, len, &u, &list, &cnt)) != ERR_OK)
 		return r;
 	free(u);
@@ -395,8 +408,8 @@ authfile_find(const char *buf, size_t len, const char *user,
     struct cred **creds, size_t *n, size_t *bad_line)
 {
 	struct cred *list = NULL;
-	const char *p = buf, *end = buf + len, *nl;
-	size_t cnt = 0, lineno = 0;
+	const char *p = buf, *end = buf + len, *nl, *stop;
+	size_t cnt = 0, lineno = 0, ulen;
 	int r, found = 0;
 
 	if (creds == NULL || n == NULL || bad_line == NULL ||
@@ -405,11 +418,20 @@ authfile_find(const char *buf, size_t len, const char *user,
 	*creds = NULL;
 	*n = 0;
 	*bad_line = 0;
+	ulen = strlen(user);
+	/* One scan for NUL bytes over the whole file, not one per line:
+	 * the line that holds the first one (ends after it) is malformed. */
+	if (len == 0 || (stop = memchr(buf, '\0', len)) == NULL)
+		stop = end;
 	while (p < end) {
 		lineno++;
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
-		r = find_in_line(p, (size_t)(nl - p), user, &list, &cnt);
+		if (nl > stop)
+			r = ERR_PARSE;
+		else
+			r = find_in_line(p, (size_t)(nl - p), user, ulen, &list,
+			    &cnt);
 		if (r < 0) {
 			if (r == ERR_PARSE)
 				*bad_line = lineno;

@@ -6,7 +6,7 @@ common_libcommon_la_SOURCES = \
 	common/b64.c common/b64.h \
 	common/hid.c common/hid.h \
 	common/ctaphid.c common/ctaphid.h \
-	common/hidraw.c common/hidraw.h \
+	common/hidraw.c common/hidraw_rdesc.c common/hidraw.h \
 	common/unixdev.c common/unixdev.h \
 	common/u2f.c common/u2f.h \
 	common/crypto.c common/crypto.h \
@@ -16,6 +16,11 @@ common_libcommon_la_SOURCES = \
 	common/auth.c common/auth.h common/devset.c \
 	common/authfile.c common/authfile.h \
 	common/safefile.c common/safefile.h \
-	common/sshkey.c common/sshkey.h
-common_libcommon_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
-common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS)
+	common/sshkey.c common/sshkey.h \
+	common/conf.c common/conf.h
+common_libcommon_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
+	$(LIBCONFUSE_CFLAGS)
+common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS)
+# The configuration file's default path follows --sysconfdir (conf.c).
+common_libcommon_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPAM_U2F_CONF_DEFAULT='"$(sysconfdir)/security/pam_u2f.conf"'

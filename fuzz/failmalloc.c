@@ -57,8 +57,8 @@ __wrap_realloc(void *p, size_t n)
 void *
 __wrap_reallocarray(void *p, size_t nmemb, size_t size)
 {
-	return fm_fail(FAILMALLOC_OURS) ? NULL :
-	    __real_reallocarray(p, nmemb, size);
+	return fm_fail(FAILMALLOC_OURS) ? NULL
+					: __real_reallocarray(p, nmemb, size);
 }
 
 char *
@@ -100,8 +100,8 @@ fm_crypto_free(void *p, const char *file, int line)
 int
 failmalloc_init(void)
 {
-	if (CRYPTO_set_mem_functions(fm_crypto_malloc, fm_crypto_realloc,
-	    fm_crypto_free) != 1)
+	if (CRYPTO_set_mem_functions(
+		fm_crypto_malloc, fm_crypto_realloc, fm_crypto_free) != 1)
 		return -1;
 	return 0;
 }

@@ -19,8 +19,8 @@
 /* Where the injected failure happened. */
 enum {
 	FAILMALLOC_NONE = 0,
-	FAILMALLOC_OURS,	/* a wrapped call from our own code */
-	FAILMALLOC_CRYPTO	/* an allocation inside OpenSSL */
+	FAILMALLOC_OURS,  /* a wrapped call from our own code */
+	FAILMALLOC_CRYPTO /* an allocation inside OpenSSL */
 };
 
 /* Route OpenSSL's allocations through the counter. 0 on success, -1 if

@@ -7,30 +7,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One pass of a harness over its input: call the production code, check
- * what it returned, fold the outputs into *digest with fuzz_mix, and
- * return the first error code (ERR_*) or ERR_OK. A pass must not abort
- * when a production call fails with ERR_NOMEM. */
-typedef int (*fuzz_pass_fn)(void *arg, uint64_t *digest);
+#include "failmalloc.h"
+
+/* One pass of a harness over its input: call the production code through
+ * FUZZ_CALL and check what it returned. A pass must not abort when a
+ * production call fails with ERR_NOMEM (or any error, when an allocation
+ * was made to fail). */
+typedef void (*fuzz_pass_fn)(void *arg);
 
 /* Run pass once counting allocations, then once more failing the
- * allocation chosen by a hash of (data, len). Aborts when the second pass
- * returns ERR_OK although an allocation of our code failed, or returns a
- * different success although an OpenSSL allocation failed. Set
- * FUZZ_NO_FAILMALLOC=1 in the environment to run each input once. */
-void fuzz_run(fuzz_pass_fn pass, void *arg, const uint8_t *data,
-    size_t len);
+ * allocation chosen by a hash of (data, len). Set FUZZ_NO_FAILMALLOC=1 in
+ * the environment to run each input once. */
+void fuzz_run(fuzz_pass_fn pass, void *arg, const uint8_t *data, size_t len);
 
-/* FNV-1a over n bytes at p, folded into *d. */
-void fuzz_mix(uint64_t *d, const void *p, size_t n);
-/* The same for one integer. */
-void fuzz_mix_int(uint64_t *d, long long v);
+/* r = expr, a production call returning ERR_*. Aborts when r is not an
+ * ERR_* code, or when an allocation of our own code was made to fail
+ * inside the call and it still returned ERR_OK. (A failure injected into
+ * OpenSSL may be absorbed by OpenSSL: only a crash is caught then.) */
+#define FUZZ_CALL(r, expr)                                                     \
+	do {                                                                   \
+		int fuzz_before_ = failmalloc_injected();                      \
+		(r) = (expr);                                                  \
+		fuzz_after_call(fuzz_before_, (r), #expr, __FILE__, __LINE__); \
+	} while (0)
+void fuzz_after_call(
+    int before, int r, const char *what, const char *file, int line);
 
 /* Print "fuzz check failed: <what> (<file>:<line>)" and abort. */
-#define FUZZ_CHECK(cond) do {						\
-	if (!(cond))							\
-		fuzz_fail(#cond, __FILE__, __LINE__);			\
-} while (0)
+#define FUZZ_CHECK(cond)                                                       \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			fuzz_fail(#cond, __FILE__, __LINE__);                  \
+	} while (0)
 void fuzz_fail(const char *what, const char *file, int line)
     __attribute__((noreturn));
 

@@ -14,8 +14,8 @@ struct input {
 	size_t len;
 };
 
-static int
-pass(void *arg, uint64_t *d)
+static void
+pass(void *arg)
 {
 	const struct input *in = arg;
 	struct hidraw_rdesc rd, untouched;
@@ -23,12 +23,11 @@ pass(void *arg, uint64_t *d)
 
 	memset(&rd, 0xa5, sizeof(rd));
 	untouched = rd;
-	r = hidraw_parse_rdesc(in->data, in->len, &rd);
-	fuzz_mix_int(d, r);
+	FUZZ_CALL(r, hidraw_parse_rdesc(in->data, in->len, &rd));
 	FUZZ_CHECK(r == ERR_OK || r == ERR_PROTO || r == ERR_UNSUPPORTED);
 	if (r != ERR_OK) {
 		FUZZ_CHECK(memcmp(&rd, &untouched, sizeof(rd)) == 0);
-		return ERR_OK;
+		return;
 	}
 	FUZZ_CHECK(rd.fido == 0 || rd.fido == 1);
 	FUZZ_CHECK(rd.report_ids == 0 || rd.report_ids == 1);
@@ -38,14 +37,12 @@ pass(void *arg, uint64_t *d)
 		FUZZ_CHECK(rd.report_out >= HID_REPORT_MIN &&
 		    rd.report_out <= HID_REPORT_MAX);
 	}
-	fuzz_mix(d, &rd, sizeof(rd));
-	return ERR_OK;
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	struct input in = { data, len };
+	struct input in = {data, len};
 
 	if (len > HIDRAW_RDESC_MAX)
 		return 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "authfile.h"
 #include "err.h"
@@ -142,7 +143,9 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 	const char *why = NULL;
 	int r, rr, e;
 
-	pol.owner = uf->user_file ? pw->pw_uid : 0;
+	/* A central file: root's, or the calling process's own when that
+	 * is not root (a screen locker); the same thing in sudo or login. */
+	pol.owner = uf->user_file ? pw->pw_uid : geteuid();
 	pol.max_size = uf->user_file ? USERFILE_USER_MAX :
 	    USERFILE_CENTRAL_MAX;
 	if (uf->drop && (r = privdrop_drop(&pd, pw)) != ERR_OK) {

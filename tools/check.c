@@ -37,7 +37,7 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	req.ncreds = n;
 	req.origin = o->origin;
 	req.appid = o->appid;
-	req.presence = true;
+	req.presence = !o->no_presence;
 	req.timeout_ms = o->timeout_s * 1000;
 	req.log = o->lg;
 	req.cue = cue;

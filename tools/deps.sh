@@ -9,7 +9,7 @@ build="autoconf automake libtool pkg-config make gcc libc6-dev
 test="clang libclang-rt-14-dev mandoc libpam-wrapper libnss-wrapper
 	pamtester valgrind python3 xz-utils"
 vm="qemu-system-x86 busybox-static sudo fido2-tools u2f-host libpam-u2f
-	pamu2fcfg openssh-client cpio kmod"
+	pamu2fcfg openssh-client cpio kmod u2f-server pamtester xz-utils"
 bench="hyperfine valgrind libpam-u2f pamu2fcfg time"
 
 want=""

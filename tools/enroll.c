@@ -95,24 +95,23 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		*n = 0;
 		r = auth_open_all((const char *const *)o->devices, o->ndevices,
 		    0, o->lg, OPEN_MS, devs, n, &first_err);
-		if (r == ERR_OK && *n > 0)
+		if (r != ERR_OK || *n > 0)
 			break;
 		auth_close_all(*devs, *n);
 		*devs = NULL;
-		*n = 0;
-		if (r == ERR_OK && first_err == ERR_PERM)
-			r = ERR_PERM;
-		else if (r == ERR_OK && (left = util_ms_left(deadline)) > 0) {
-			countdown(o, left, &shown);
-			nap(left < POLL_MS ? left : POLL_MS);
-			continue;
-		} else if (r == ERR_OK)
+		if (first_err == ERR_PERM) {
+			r = ERR_PERM; /* waiting will not help */
+			break;
+		}
+		if ((left = util_ms_left(deadline)) == 0) {
 			r = ERR_NO_KEY;
-		countdown_end(shown);
-		return r;
+			break;
+		}
+		countdown(o, left, &shown);
+		nap(left < POLL_MS ? left : POLL_MS);
 	}
 	countdown_end(shown);
-	return ERR_OK;
+	return r;
 }
 
 /* One sentence a person understands for a failure to find or use a key. */

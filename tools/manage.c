@@ -17,8 +17,14 @@
 int
 manage_path(const struct tool_opts *o, bool create_dir, char **path)
 {
-	if (o->file == NULL)
-		return mapfile_default_path(create_dir, path);
+	int r;
+
+	if (o->file == NULL) {
+		r = config_authfile(o, path);
+		if (r == ERR_NOT_FOUND)
+			r = mapfile_default_path(create_dir, path);
+		return r;
+	}
 	return (*path = strdup(o->file)) == NULL ? ERR_NOMEM : ERR_OK;
 }
 

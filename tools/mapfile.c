@@ -239,17 +239,20 @@ write_all(int fd, const char *buf, size_t len)
 	return ERR_OK;
 }
 
-/* The temporary file gets the content, the original's mode and owner,
- * and reaches the disk before the rename. */
+/* The temporary file gets the content, the original's mode and owner
+ * (a new file: mode 0600, owner as created), and reaches the disk before
+ * the rename. */
 static int
 fill_temp(int fd, const char *buf, size_t len, const struct stat *orig)
 {
 	struct stat st;
+	mode_t mode = orig != NULL ? orig->st_mode & 07777 : 0600;
 
-	if (write_all(fd, buf, len) != ERR_OK ||
-	    fchmod(fd, orig->st_mode & 07777) != 0 || fstat(fd, &st) != 0)
+	if (write_all(fd, buf, len) != ERR_OK || fchmod(fd, mode) != 0 ||
+	    fstat(fd, &st) != 0)
 		return ERR_FILE;
-	if ((st.st_uid != orig->st_uid || st.st_gid != orig->st_gid) &&
+	if (orig != NULL &&
+	    (st.st_uid != orig->st_uid || st.st_gid != orig->st_gid) &&
 	    fchown(fd, orig->st_uid, orig->st_gid) != 0)
 		return ERR_FILE;
 	return fsync(fd) == 0 ? ERR_OK : ERR_FILE;
@@ -365,6 +368,7 @@ mapfile_update(
 	struct stat st;
 	char *dir = NULL, *base = NULL, *buf = NULL, *out = NULL;
 	size_t len = 0, out_len = 0;
+	bool fresh = false;
 	int lock = -1, r;
 
 	*why = NULL;
@@ -375,17 +379,15 @@ mapfile_update(
 	clean_stale(dir, base);
 	r = mapfile_read(path, &buf, &len, &st, why);
 	if (r == ERR_NOT_FOUND) {
-		memset(&st, 0, sizeof(st));
-		st.st_mode = S_IFREG | 0600;
-		st.st_uid = geteuid();
-		st.st_gid = getegid();
+		fresh = true;
 		if ((buf = strdup("")) == NULL)
 			r = ERR_NOMEM;
 		else
 			r = ERR_OK;
 	}
 	if (r != ERR_OK || (r = fn(arg, buf, len, &out, &out_len)) != ERR_OK ||
-	    (r = replace(path, dir, base, out, out_len, &st)) != ERR_OK)
+	    (r = replace(path, dir, base, out, out_len, fresh ? NULL : &st)) !=
+		ERR_OK)
 		goto fail;
 	r = ERR_OK;
 fail:

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "tool.h"
 
 enum {
@@ -20,7 +21,8 @@ enum {
 	OPT_ADD,
 	OPT_LIST,
 	OPT_REMOVE,
-	OPT_CHECK
+	OPT_CHECK,
+	OPT_CONF
 };
 
 static const struct option long_opts[] = {
@@ -43,6 +45,7 @@ static const struct option long_opts[] = {
     {"list", optional_argument, NULL, OPT_LIST},
     {"remove", required_argument, NULL, OPT_REMOVE},
     {"check", optional_argument, NULL, OPT_CHECK},
+    {"conf", required_argument, NULL, OPT_CONF},
     {NULL, 0, NULL, 0},
 };
 
@@ -62,6 +65,7 @@ static const char usage_text[] =
     "unix:PATH);\n"
     "                           may be repeated\n"
     "      --timeout=SECONDS    wait this long for a key and a touch (15)\n"
+    "      --conf=PATH          read defaults from this pam_u2f.conf\n"
     "      --add [FILE]         add the new credential to FILE\n"
     "      --list [FILE]        list the user's credentials in FILE\n"
     "      --remove N [FILE]    remove the user's credential number N\n"
@@ -72,9 +76,10 @@ static const char usage_text[] =
     "  -h, --help               print this help and exit\n"
     "      --version            print the version and exit\n"
     "\n"
-    "FILE defaults to $XDG_CONFIG_HOME/Yubico/u2f_keys or\n"
-    "~/.config/Yubico/u2f_keys. -r, -N, -V and the EDDSA and RS256 types need\n"
-    "FIDO2 support, which is not available yet.\n";
+    "FILE defaults to the authfile of pam_u2f.conf, else to\n"
+    "$XDG_CONFIG_HOME/Yubico/u2f_keys or ~/.config/Yubico/u2f_keys.\n"
+    "-r, -N, -V and the EDDSA and RS256 types need FIDO2 support, which is\n"
+    "not available yet.\n";
 
 static void
 debug_line(void *arg, const char *line)
@@ -176,6 +181,7 @@ parse_timeout(struct tool_opts *o, const char *arg)
 		return false;
 	}
 	o->timeout_s = (int)v;
+	o->timeout_set = true;
 	return true;
 }
 
@@ -244,6 +250,8 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return set_mode(o, TOOL_CHECK, arg);
 	case OPT_REMOVE:
 		return parse_remove(o, arg);
+	case OPT_CONF:
+		return set_str(&o->conf_path, arg);
 	default:
 		fputs("Try 'pamu2fcfg --help'.\n", stderr);
 		return false;
@@ -318,7 +326,7 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 bool
 opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 {
-	int c;
+	int c, r;
 
 	memset(o, 0, sizeof(*o));
 	o->mode = TOOL_PRINT;
@@ -330,7 +338,13 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 		if (!parse_one(o, c, optarg, status))
 			return false;
 	}
-	if (!check_combination(o, argc, argv) || !set_defaults(o))
+	if (!check_combination(o, argc, argv))
+		return false;
+	if ((r = config_apply(o)) != ERR_OK) {
+		*status = tool_exit_for(r);
+		return false;
+	}
+	if (!set_defaults(o))
 		return false;
 	*status = TOOL_EXIT_OK;
 	return true;
@@ -345,6 +359,8 @@ opts_free(struct tool_opts *o)
 	free(o->origin);
 	free(o->appid);
 	free(o->file);
+	free(o->conf_path);
+	free(o->conf_authfile);
 	for (i = 0; i < o->ndevices; i++)
 		free(o->devices[i]);
 	free(o->devices);

@@ -33,11 +33,15 @@ enum tool_mode {
 
 struct tool_opts {
 	enum tool_mode mode;
-	char *user;     /* owned */
-	char *origin;   /* owned */
-	char *appid;    /* owned */
-	char *file;     /* owned; NULL = the per-user default */
-	char **devices; /* owned; explicit --device paths */
+	char *user;          /* owned */
+	char *origin;        /* owned */
+	char *appid;         /* owned */
+	char *file;          /* owned; NULL = the per-user default */
+	char *conf_path;     /* owned; --conf, NULL = the default file */
+	char *conf_authfile; /* owned; authfile= from the file */
+	bool conf_expand;    /* expand= from the file */
+	bool timeout_set;    /* --timeout was given */
+	char **devices;      /* owned; explicit --device paths */
 	size_t ndevices;
 	int timeout_s;
 	size_t remove_index; /* 1-based, for --remove */
@@ -58,6 +62,10 @@ void opts_free(struct tool_opts *o);
  * error code. */
 void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tool_exit_for(int err);
+
+/* config.c: defaults from pam_u2f.conf. */
+int config_apply(struct tool_opts *o);
+int config_authfile(const struct tool_opts *o, char **path);
 
 /* enroll.c: wait for keys, register, probe. */
 int enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n);

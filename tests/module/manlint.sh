@@ -6,7 +6,10 @@ if ! command -v mandoc >/dev/null 2>&1; then
 	exit 0
 fi
 echo "1..2"
-out=$(mandoc -T lint -W warning "$page" 2>&1)
+# RETURN VALUES is required for a PAM module's page (the PAM code table)
+# although mandoc expects it in sections 2, 3 and 9 only.
+out=$(mandoc -T lint -W warning "$page" 2>&1 |
+	grep -v 'unexpected section: Sh RETURN VALUES')
 if [ -z "$out" ]; then
 	echo "ok 1 - mandoc -T lint pam_u2f.8"
 else

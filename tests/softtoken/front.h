@@ -27,8 +27,11 @@ void front_socket_close(struct front_socket **fsp);
  * bursts of input reports so a hidraw reader's 64-report queue keeps up. */
 int front_uhid_open(struct front_uhid **out, int pace);
 void front_uhid_send(void *arg, const uint8_t *report);
+/* As front_socket_run; once the kernel has started the device (UHID_START:
+ * the hidraw node exists) a byte is written to *ready_fd, which is then
+ * closed and set to -1 (nothing if it is already -1). */
 int front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
-    const sigset_t *sigmask, volatile sig_atomic_t *stop);
+    const sigset_t *sigmask, volatile sig_atomic_t *stop, int *ready_fd);
 void front_uhid_close(struct front_uhid **fup);
 
 #endif

@@ -151,8 +151,20 @@ refuse_report(struct front_uhid *fu, const struct uhid_event *ev)
 	(void)uhid_put(fu->fd, &rep);
 }
 
+static void
+started(int *ready_fd)
+{
+	if (*ready_fd < 0)
+		return;
+	if (write(*ready_fd, "r", 1) != 1)
+		fprintf(stderr, "softtoken: cannot signal readiness: %s\n",
+		    strerror(errno));
+	close(*ready_fd);
+	*ready_fd = -1;
+}
+
 static int
-read_event(struct front_uhid *fu, struct ctaphid_dev *d)
+read_event(struct front_uhid *fu, struct ctaphid_dev *d, int *ready_fd)
 {
 	struct uhid_event ev;
 	ssize_t n;
@@ -160,7 +172,9 @@ read_event(struct front_uhid *fu, struct ctaphid_dev *d)
 	memset(&ev, 0, sizeof(ev));
 	if ((n = read(fu->fd, &ev, sizeof(ev))) < 0)
 		return errno == EINTR || errno == EAGAIN ? ERR_OK : ERR_IO;
-	if (ev.type == UHID_OUTPUT)
+	if (ev.type == UHID_START)
+		started(ready_fd);
+	else if (ev.type == UHID_OUTPUT)
 		on_output(fu, d, &ev);
 	else if (ev.type == UHID_GET_REPORT || ev.type == UHID_SET_REPORT)
 		refuse_report(fu, &ev);
@@ -170,7 +184,7 @@ read_event(struct front_uhid *fu, struct ctaphid_dev *d)
 
 int
 front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
-    const sigset_t *sigmask, volatile sig_atomic_t *stop)
+    const sigset_t *sigmask, volatile sig_atomic_t *stop, int *ready_fd)
 {
 	struct pollfd pfd;
 	struct timespec ts, *tsp;
@@ -187,7 +201,7 @@ front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
 		}
 		if ((n = ppoll(&pfd, 1, tsp, sigmask)) < 0 && errno != EINTR)
 			return ERR_SYSTEM;
-		if (n > 0 && read_event(fu, d) != ERR_OK) {
+		if (n > 0 && read_event(fu, d, ready_fd) != ERR_OK) {
 			fprintf(stderr, "softtoken: uhid read: %s\n",
 			    strerror(errno));
 			return ERR_IO;

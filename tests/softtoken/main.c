@@ -240,10 +240,23 @@ socket_accepts(const char *path)
 	return ok;
 }
 
-/* Fork; the parent exits 0 once the child is ready and the socket
- * accepts connections, 1 if the child failed. Returns in the child. */
+/* Tell the waiting parent that we are ready (no-op if not a daemon). */
+static void
+signal_ready(int *fd)
+{
+	if (*fd < 0)
+		return;
+	if (write(*fd, "r", 1) != 1)
+		_exit(1);
+	close(*fd);
+	*fd = -1;
+}
+
+/* Fork; the parent exits 0 once the child called signal_ready() and the
+ * socket (if any) accepts connections, 1 if the child failed first.
+ * Returns in the child, with the pipe to the parent in *ready. */
 static int
-daemonize(const struct options *o)
+daemonize(const struct options *o, int *ready)
 {
 	char c;
 	int p[2], fd;
@@ -256,8 +269,10 @@ daemonize(const struct options *o)
 	if (pid > 0) {
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1 ||
-		    (o->socket_path != NULL && !socket_accepts(o->socket_path)))
+		    (o->socket_path != NULL && !socket_accepts(o->socket_path))) {
+			kill(pid, SIGTERM); /* don't leave a useless daemon */
 			_exit(1);
+		}
 		_exit(0);
 	}
 	close(p[0]);
@@ -269,9 +284,7 @@ daemonize(const struct options *o)
 	}
 	if (o->pidfile != NULL && write_pidfile(o->pidfile) != ERR_OK)
 		_exit(1);
-	if (write(p[1], "r", 1) != 1)
-		_exit(1);
-	close(p[1]);
+	*ready = p[1];
 	return ERR_OK;
 }
 
@@ -281,11 +294,11 @@ serve_socket(
 {
 	struct front_socket *fs = NULL;
 	struct ctaphid_dev *dev = NULL;
-	int r;
+	int r, ready = -1;
 
 	if ((r = front_socket_open(&fs, o->socket_path, o->mode)) != ERR_OK)
 		return r;
-	if (o->daemon && (r = daemonize(o)) != ERR_OK)
+	if (o->daemon && (r = daemonize(o, &ready)) != ERR_OK)
 		goto fail;
 	if (!o->daemon && o->pidfile != NULL &&
 	    (r = write_pidfile(o->pidfile)) != ERR_OK)
@@ -293,8 +306,11 @@ serve_socket(
 	if ((r = ctaphid_dev_new(
 		 &dev, tok, o->keepalive, front_socket_send, fs)) != ERR_OK)
 		goto fail;
+	signal_ready(&ready); /* the socket is listening */
 	r = front_socket_run(fs, dev, runmask, &got_signal);
 fail:
+	if (ready >= 0)
+		close(ready);
 	ctaphid_dev_free(&dev);
 	front_socket_close(&fs);
 	return r;
@@ -305,11 +321,11 @@ serve_uhid(const struct options *o, struct token *tok, const sigset_t *runmask)
 {
 	struct front_uhid *fu = NULL;
 	struct ctaphid_dev *dev = NULL;
-	int r;
+	int r, ready = -1;
 
 	if ((r = front_uhid_open(&fu, !(o->tc.faults & FAULT_BURST))) != ERR_OK)
 		return r;
-	if (o->daemon && (r = daemonize(o)) != ERR_OK)
+	if (o->daemon && (r = daemonize(o, &ready)) != ERR_OK)
 		goto fail;
 	if (!o->daemon && o->pidfile != NULL &&
 	    (r = write_pidfile(o->pidfile)) != ERR_OK)
@@ -317,8 +333,11 @@ serve_uhid(const struct options *o, struct token *tok, const sigset_t *runmask)
 	if ((r = ctaphid_dev_new(
 		 &dev, tok, o->keepalive, front_uhid_send, fu)) != ERR_OK)
 		goto fail;
-	r = front_uhid_run(fu, dev, runmask, &got_signal);
+	/* ready once the kernel started the device (hidraw node exists) */
+	r = front_uhid_run(fu, dev, runmask, &got_signal, &ready);
 fail:
+	if (ready >= 0)
+		close(ready);
 	ctaphid_dev_free(&dev);
 	front_uhid_close(&fu);
 	return r;

@@ -81,8 +81,9 @@ ok $? "no key discovered: non-zero exit, stdout empty"
 
 # A key we may not open: root opens anything, so only without root.
 if [ "$(id -u)" != 0 ]; then
-	"$SOFTTOKEN" --socket "$WORK/locked.sock" --mode 000 --daemon \
-	    --pidfile "$WORK/locked.pid" && PIDFILES="$PIDFILES $WORK/locked.pid"
+	# (softtoken's own start-up check fails on a socket it cannot
+	# open either; the daemon runs all the same.)
+	token locked --mode 000
 	sleep 0.2
 	run --timeout 5 --device "unix:$WORK/locked.sock" -u alice
 	[ "$RC" -eq 3 ] && [ ! -s "$WORK/out" ] &&

@@ -48,10 +48,12 @@ diag() {
 token() {
 	name=$1
 	shift
+	PIDFILES="$PIDFILES $WORK/$name.pid"
+	# The daemon must not hold our stdout (a pipe to the TAP driver).
 	"$SOFTTOKEN" --socket "$WORK/$name.sock" --daemon \
 	    --pidfile "$WORK/$name.pid" --state "$WORK/$name.state" \
-	    --log "$WORK/$name.log" "$@" || return 1
-	PIDFILES="$PIDFILES $WORK/$name.pid"
+	    --log "$WORK/$name.log" "$@" \
+	    </dev/null >/dev/null 2>"$WORK/$name.err" || return 1
 	i=0
 	while [ ! -S "$WORK/$name.sock" ] && [ $i -lt 50 ]; do
 		sleep 0.1

@@ -50,16 +50,21 @@ ok $? "the file keeps its mode"
 [ -z "$(find "$WORK" -maxdepth 1 -name '.map.tmp.*')" ]
 ok $? "no temporary file is left behind"
 
+printf 'half' > "$WORK/.map.tmp.AbC123"
+printf 'keep' > "$WORK/.map.tmp.notours"
+run $DEV -u dave --add "$m"
+expect 0 "--add for another user"
+[ ! -e "$WORK/.map.tmp.AbC123" ] && [ -e "$WORK/.map.tmp.notours" ]
+ok $? "a stale temporary file is removed under the lock, nothing else"
+
 cp "$m" "$m.before"
 run $DEV -u alice --add "$m"
 [ "$RC" -eq 1 ] && cmp -s "$m" "$m.before"
 ok $? "a key already enrolled is refused (exit 1), file unchanged"
 grep -q 'already enrolled' "$WORK/err"
 ok $? "the message says the key is already enrolled"
-run $DEV -u dave --add "$m"
-expect 0 "--add creates a line for a new user"
 tail -n 1 "$m" | grep -Eqx "dave:$CRED_RE"
-ok $? "dave's line is appended at the end, after a newline"
+ok $? "dave's new line is appended at the end, after a newline"
 
 # --list
 run -u alice --list "$m"

@@ -52,6 +52,7 @@ if [ -z "$accel" ]; then
 		accel=kvm
 	fi
 fi
+# shellcheck disable=SC2054 # commas inside one qemu argument
 case $accel in
 kvm) acc=(-accel kvm -cpu host) ;;
 tcg) acc=(-accel tcg,thread=multi -cpu max) ;;

@@ -11,14 +11,14 @@
 #      VM_CACHE   kernel and initramfs cache (default /var/tmp/pam-u2f-vm)
 #      VM_RESULTS per-group console logs and results (default:
 #                 <source>/build/vm)
-#      VM_TIMEOUT seconds one boot may take (default 240)
+#      VM_TIMEOUT seconds one boot may take (default 150)
 #      VM_JOBS    boots at a time (default: 2 if there are 2 CPUs or more)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$top/build/gcc}
 results=${VM_RESULTS:-$top/build/vm}
-tmo=${VM_TIMEOUT:-240}
+tmo=${VM_TIMEOUT:-150}
 t0=$(date +%s)
 n=0
 nfail=0

@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 10-token: the uhid token makes a real hidraw node; our discovery
 # finds it with no device path; pamu2fcfg enrolls as root and as a user;
 # a root-only node gives a non-root user a clear permission message.
@@ -80,6 +81,9 @@ if need "$name" "$OURCFG" && [ -e "$T/a.dev" ]; then
 			diag_file "$f"
 		fi
 	fi
+	f=/home/bob/.config/Yubico/u2f_keys
+	[ -s "$f" ] && expect_ok "non-root pamu2fcfg --check authenticates bob" \
+	    runuser -u bob -- env HOME=/home/bob "$OURCFG" -o "$ORIGIN" --check
 	chmod 600 "$(tok_dev a)"
 fi
 tok_stop a

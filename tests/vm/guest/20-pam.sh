@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 20-pam: our module in real PAM stacks: pamtester, Debian's own
 # /etc/pam.d/login, and real sudo (setuid, its own PAM conversation) with
 # /etc/pam.d/sudo replaced in the overlay: with the token, without it,
@@ -12,8 +13,11 @@ chmod 440 "$sudoers"
 central=/etc/u2f_mappings
 
 name="enroll alice (central file) and carol (~/.config) with pamu2fcfg"
-if need "$name" "$OURCFG" "$OURMOD" && tok_start a &&
-    expect_ok "$name" "$OURCFG" -u alice -o "$ORIGIN"; then
+if ! need "$name" "$OURCFG" "$OURMOD"; then
+	:
+elif ! tok_start a; then
+	fail "$name" "the token did not come up"
+elif expect_ok "$name" "$OURCFG" -u alice -o "$ORIGIN"; then
 	{ cat "$OUT.stdout"; echo; } >"$central"
 	chmod 644 "$central"
 	chmod 666 "$(tok_dev a)"
@@ -57,11 +61,12 @@ expect_ok "pamtester login: password + token" \
 # per-user default file (~/.config/Yubico/u2f_keys, read as the user).
 pam_service sudo "#%PAM-1.0" \
     "@include common-auth" \
-    "auth required $OURMOD origin=$ORIGIN timeout=10 cue" \
+    "auth required $OURMOD origin=$ORIGIN timeout=10 cue cue_prompt=VMCUE-touch" \
     "@include common-account" \
     "@include common-session-noninteractive"
 
 sudo_as=$T/sudo_as	# $sudo_as USER PASSWORD: sudo id -u as USER
+# shellcheck disable=SC2016 # expanded by the script
 printf '%s\n' '#!/bin/sh' \
     'echo "$2" | runuser -u "$1" -- sudo -k -S id -u' >"$sudo_as"
 chmod 755 "$sudo_as"
@@ -71,12 +76,24 @@ if expect_ok "$name" "$sudo_as" carol "$PASSWORD"; then
 	if grep -qx 0 "$OUT.stdout"; then pass "$name"; else
 		fail "$name" "stdout: $(cat "$OUT.stdout")"
 	fi
+	name="... and sudo showed the module's cue (cue_prompt=)"
+	if grep -q VMCUE-touch "$OUT"; then pass "$name"; else
+		fail "$name"
+		diag_file "$OUT"
+	fi
 fi
 expect_fail "sudo: wrong password + token fails" "$sudo_as" carol wrong-password
 expect_fail "sudo: a user whose file is elsewhere fails" \
     "$sudo_as" alice "$PASSWORD"
 tok_stop a
-expect_fail "sudo: without the token fails" "$sudo_as" carol "$PASSWORD"
+if expect_fail "sudo: without the token fails" "$sudo_as" carol "$PASSWORD"
+then
+	name="... and sudo showed 'no security key found'"
+	if grep -q 'no security key found' "$OUT"; then pass "$name"; else
+		fail "$name"
+		diag_file "$OUT"
+	fi
+fi
 if tok_start b; then
 	expect_fail "sudo: with another token fails" "$sudo_as" carol "$PASSWORD"
 	name="... and the other token signed nothing"

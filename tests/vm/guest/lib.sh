@@ -3,6 +3,7 @@
 # "not ok - NAME" lines with "# " diagnostics; the host numbers them.
 # Env from tests/vm/run.sh: VM_BUILD (build tree), VM_SRC (source tree),
 # VM_TAP (result file).
+# shellcheck shell=sh disable=SC2034 # variables for the groups
 set -u
 : "${VM_BUILD:?}" "${VM_SRC:?}" "${VM_TAP:?}"
 B=$VM_BUILD
@@ -33,11 +34,15 @@ fail() {	# fail NAME REASON...
 
 # run_cmd CMD...: run with a timeout, stdout+stderr to $OUT, stdout alone
 # to $OUT.stdout, status in $rc (124: killed by the timeout).
+# A command that takes 3 s or more gets a "# took N s" line.
 run_cmd() {
+	rs=$(date +%s)
 	timeout -k 5 "$TMO" "$@" >"$OUT.stdout" 2>"$OUT.stderr" </dev/null
 	rc=$?
+	rs=$(($(date +%s) - rs))
 	cat "$OUT.stdout" "$OUT.stderr" >"$OUT"
 }
+took() { [ "$rs" -lt 3 ] || diag "took $rs s"; }
 
 # expect_ok NAME CMD...: passes if CMD exits 0.
 expect_ok() {
@@ -46,6 +51,7 @@ expect_ok() {
 	run_cmd "$@"
 	if [ "$rc" -eq 0 ]; then
 		pass "$name"
+		took
 		return 0
 	fi
 	fail "$name" "exit status $rc, wanted 0: $*"
@@ -62,7 +68,7 @@ expect_fail() {
 	0) fail "$name" "succeeded, wanted a failure: $*" ;;
 	124 | 137) fail "$name" "hung: killed after ${TMO}s: $*" ;;
 	126 | 127) fail "$name" "could not run: $*" ;;
-	*) pass "$name"; return 0 ;;
+	*) pass "$name"; took; return 0 ;;
 	esac
 	diag_file "$OUT"
 	return 1
@@ -85,11 +91,14 @@ need() {
 # ---- software tokens on /dev/uhid -------------------------------------
 # tok_start NAME [softtoken options]: a token with state $T/NAME.state (the
 # same NAME is the same token again) and log $T/NAME.log; waits until its
-# hidraw node exists. Its node: $(tok_dev NAME).
+# hidraw node exists (else a "not ok" line). Its node: $(tok_dev NAME).
 tok_start() {
 	tn=$1
 	shift
-	[ -x "$SOFTTOKEN" ] || { diag "missing $SOFTTOKEN"; return 1; }
+	if [ ! -x "$SOFTTOKEN" ]; then
+		fail "token $tn comes up" "missing $SOFTTOKEN"
+		return 1
+	fi
 	"$SOFTTOKEN" --uhid --state "$T/$tn.state" --log "$T/$tn.log" "$@" \
 	    </dev/null >>"$T/$tn.err" 2>&1 &
 	echo $! >"$T/$tn.pid"
@@ -116,7 +125,7 @@ tok_wait() {
 		i=$((i + 1))
 		sleep 0.05
 	done
-	diag "token $1 (pid $tp): no hidraw node"
+	fail "token $1 comes up" "softtoken pid $tp: no hidraw node"
 	diag_file "$T/$1.err"
 	return 1
 }

@@ -1,0 +1,144 @@
+/* pamdrive: one pam_authenticate through the real libpam, for the
+ * benchmarks (bench/run.sh); never installed, not part of make check.
+ *
+ *   pamdrive CONFDIR SERVICE USER [COUNT]
+ *
+ * pam_start_confdir() reads CONFDIR/SERVICE, which names the module under
+ * test by absolute path, so two modules run with identical inputs. COUNT
+ * (default 1) transactions run one after the other in this process
+ * (pam_start_confdir, pam_authenticate, pam_end each time): the difference
+ * between COUNT 2 and COUNT 1 is the cost of one more authentication in a
+ * process that already ran one (libraries loaded and initialised). The
+ * conversation answers every prompt with an empty string and discards
+ * messages (PAMDRIVE_VERBOSE=1 prints them on stderr). Prints one line
+ * per transaction, "NAME CODE" (e.g. "PAM_AUTH_ERR 7"), and exits 0 if
+ * every pam_authenticate returned PAM_SUCCESS, 1 if one did not, 2 for a
+ * usage or setup error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <security/pam_appl.h>
+
+struct drive_name {
+	int code;
+	const char *name;
+};
+
+static const struct drive_name drive_names[] = {
+	{ PAM_SUCCESS, "PAM_SUCCESS" },
+	{ PAM_AUTH_ERR, "PAM_AUTH_ERR" },
+	{ PAM_AUTHINFO_UNAVAIL, "PAM_AUTHINFO_UNAVAIL" },
+	{ PAM_USER_UNKNOWN, "PAM_USER_UNKNOWN" },
+	{ PAM_IGNORE, "PAM_IGNORE" },
+	{ PAM_SERVICE_ERR, "PAM_SERVICE_ERR" },
+	{ PAM_SYSTEM_ERR, "PAM_SYSTEM_ERR" },
+	{ PAM_BUF_ERR, "PAM_BUF_ERR" },
+	{ PAM_CRED_INSUFFICIENT, "PAM_CRED_INSUFFICIENT" },
+	{ PAM_MAXTRIES, "PAM_MAXTRIES" },
+	{ PAM_ABORT, "PAM_ABORT" },
+	{ PAM_CONV_ERR, "PAM_CONV_ERR" },
+};
+
+static const char *
+drive_name(int code)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(drive_names) / sizeof(drive_names[0]); i++)
+		if (drive_names[i].code == code)
+			return drive_names[i].name;
+	return "PAM_OTHER";
+}
+
+static void
+drive_free_resp(struct pam_response *resp, int n)
+{
+	int i;
+
+	if (resp == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(resp[i].resp);
+	free(resp);
+}
+
+static int
+drive_conv(int n, const struct pam_message **msg, struct pam_response **out,
+    void *arg)
+{
+	struct pam_response *resp = NULL;
+	const int *verbose = arg;
+	int i;
+
+	*out = NULL;
+	if (n <= 0 || n > PAM_MAX_NUM_MSG)
+		return PAM_CONV_ERR;
+	if ((resp = calloc((size_t)n, sizeof(*resp))) == NULL)
+		return PAM_BUF_ERR;
+	for (i = 0; i < n; i++) {
+		if (*verbose)
+			fprintf(stderr, "pamdrive: conv style %d: %s\n",
+			    msg[i]->msg_style, msg[i]->msg);
+		if (msg[i]->msg_style != PAM_PROMPT_ECHO_OFF &&
+		    msg[i]->msg_style != PAM_PROMPT_ECHO_ON)
+			continue;
+		if ((resp[i].resp = strdup("")) == NULL) {
+			drive_free_resp(resp, n);
+			return PAM_BUF_ERR;
+		}
+	}
+	*out = resp;
+	return PAM_SUCCESS;
+}
+
+/* One transaction: 0 for PAM_SUCCESS, 1 for another result, 2 if PAM
+ * could not start. */
+static int
+drive_once(const char *confdir, const char *service, const char *user,
+    int *verbose)
+{
+	pam_handle_t *pamh = NULL;
+	struct pam_conv conv;
+	int r;
+
+	conv.conv = drive_conv;
+	conv.appdata_ptr = verbose;
+	r = pam_start_confdir(service, user, &conv, confdir, &pamh);
+	if (r != PAM_SUCCESS) {
+		fprintf(stderr, "pamdrive: pam_start_confdir: %d\n", r);
+		return 2;
+	}
+	r = pam_authenticate(pamh, 0);
+	printf("%s %d\n", drive_name(r), r);
+	fflush(stdout);
+	pam_end(pamh, r);
+	return r == PAM_SUCCESS ? 0 : 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *v;
+	char *end = NULL;
+	long count = 1, i;
+	int verbose, r, rc = 0;
+
+	if (argc == 5)
+		count = strtol(argv[4], &end, 10);
+	if ((argc != 4 && argc != 5) || (end != NULL && (*end != '\0' ||
+	    count < 1 || count > 1000))) {
+		fprintf(stderr, "usage: pamdrive CONFDIR SERVICE USER "
+		    "[COUNT]\n");
+		return 2;
+	}
+	v = getenv("PAMDRIVE_VERBOSE");
+	verbose = v != NULL && strcmp(v, "1") == 0;
+	for (i = 0; i < count; i++) {
+		if ((r = drive_once(argv[1], argv[2], argv[3], &verbose)) == 2)
+			return 2;
+		if (r != 0)
+			rc = 1;
+	}
+	return rc;
+}

@@ -1,0 +1,432 @@
+#!/bin/bash
+# bench/run.sh: our pam_u2f.so against Debian 12's libpam-u2f 1.1.0, side
+# by side in one run, through the same libpam (bench/pamdrive.c) with the
+# same inputs; writes bench/RESULTS.md. See bench/README.
+#
+# Env: BENCH_WORK   scratch directory (default /var/tmp/pam-u2f-bench;
+#                   generated mapping files, builds, raw outputs)
+#      BENCH_BUILD  an existing build tree to take our module, pamu2fcfg
+#                   and the software token from (default: build one out
+#                   of tree in $BENCH_WORK/build)
+#      BENCH_RUNS   hyperfine runs per command (default 15)
+#      BENCH_VM     0 to skip the VM stage (default 1: run it if usable)
+#      BENCH_OUT    results file (default <source>/bench/RESULTS.md)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+work=${BENCH_WORK:-/var/tmp/pam-u2f-bench}
+runs=${BENCH_RUNS:-15}
+out=${BENCH_OUT:-$here/RESULTS.md}
+OLD=/lib/x86_64-linux-gnu/security/pam_u2f.so
+ORIGIN=pam://bench
+USERS="1 1000 100000 1000000"
+CREDS="1 10 100"
+TARGET=nobody		# an account every Debian system has
+t_start=$(date +%s)
+
+log() { printf '== %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+# ---- preconditions ------------------------------------------------------
+check_tools() {
+	local c missing=""
+
+	for c in cc make valgrind hyperfine strace openssl jq; do
+		command -v "$c" >/dev/null || missing="$missing $c"
+	done
+	/usr/bin/time -f %M true >/dev/null 2>&1 ||
+	    missing="$missing time(GNU,/usr/bin/time)"
+	[ -e "$OLD" ] || missing="$missing libpam-u2f($OLD)"
+	[ -e /usr/include/security/pam_appl.h ] || missing="$missing libpam0g-dev"
+	[ -z "$missing" ] || die "missing:$missing (apt-get install -y" \
+	    "valgrind hyperfine strace time jq libpam-u2f pamu2fcfg)"
+	[ "$(id -u)" -eq 0 ] || die "run as root (mapping files owned by root)"
+}
+
+# ---- build --------------------------------------------------------------
+build_all() {
+	local cflags="-O2 -Wall -Wextra -Wconversion -Wsign-conversion -Wshadow"
+
+	build=${BENCH_BUILD:-$work/build}
+	if [ -z "${BENCH_BUILD:-}" ]; then
+		log "build: out of tree in $build"
+		mkdir -p "$build"
+		if [ ! -f "$build/Makefile" ]; then
+			(cd "$build" && "$top/configure" -q) ||
+			    die "configure failed"
+		fi
+	fi
+	make -C "$build" -s -j"$(nproc)" pam_u2f/pam_u2f.la \
+	    tools/pamu2fcfg tests/softtoken/softtoken >"$work/make.log" 2>&1 ||
+	    { tail -30 "$work/make.log" >&2; die "build failed"; }
+	OURS=$build/pam_u2f/.libs/pam_u2f.so
+	OURCFG=$build/tools/pamu2fcfg
+	SOFTTOKEN=$build/tests/softtoken/softtoken
+	[ -e "$OURS" ] || die "no $OURS"
+	# shellcheck disable=SC2086
+	cc $cflags -o "$work/pamdrive" "$here/pamdrive.c" -lpam ||
+	    die "cannot build bench/pamdrive.c"
+	# shellcheck disable=SC2086
+	cc $cflags -o "$work/genmap" "$here/genmap.c" ||
+	    die "cannot build bench/genmap.c"
+}
+
+# ---- inputs -------------------------------------------------------------
+# Mapping files: u<N> has N lines (N-1 other users, then the target);
+# c<K> has one line, the target's, with K credentials. Owned by root, 0644.
+gen_inputs() {
+	local pk n k f
+
+	pk=$(openssl ecparam -name prime256v1 -genkey -noout |
+	    openssl ec -pubout -outform DER 2>/dev/null | tail -c 64 |
+	    base64 -w0)
+	[ ${#pk} -eq 88 ] || die "cannot make a P-256 public key"
+	for n in $USERS; do
+		f=$work/map/u$n
+		{ "$work/genmap" lines $((n - 1)) "$pk" &&
+		    "$work/genmap" user "$TARGET" 1 "$pk"; } >"$f" ||
+		    die "cannot write $f"
+	done
+	for k in $CREDS; do
+		"$work/genmap" user "$TARGET" "$k" "$pk" >"$work/map/c$k" ||
+		    die "cannot write $work/map/c$k"
+	done
+	chown root:root "$work/map"/*
+	chmod 0644 "$work/map"/*
+}
+
+# service NAME MODULE ARGS...: $work/conf/NAME, one auth line.
+service() {
+	local name=$1 mod=$2
+
+	shift 2
+	printf 'auth required %s %s\n' "$mod" "$*" >"$work/conf/$name"
+}
+
+args_for() {	# args_for MAPFILE: the arguments both modules get
+	echo "authfile=$1 origin=$ORIGIN appid=$ORIGIN max_devices=128"
+}
+
+# ---- measurements -------------------------------------------------------
+drive() { "$work/pamdrive" "$work/conf" "$1" "${2:-$TARGET}"; }
+
+# result NAME: the PAM result of one authentication ("PAM_AUTH_ERR").
+result() { drive "$1" 2>/dev/null | awk '{print $1}'; }
+
+# wall A B: median seconds of A and B, "a b", from one hyperfine run
+# (commands alternate between runs of A and B).
+wall() {
+	local csv=$work/raw/hf-$1-$2.csv
+
+	hyperfine -N -i -w 2 -r "$runs" --export-csv "$csv" --style none \
+	    "$work/pamdrive $work/conf $1 $TARGET" \
+	    "$work/pamdrive $work/conf $2 $TARGET" >/dev/null 2>&1 ||
+	    { echo "NA NA"; return; }
+	awk -F, 'NR > 1 { printf "%s ", $4 } END { print "" }' "$csv"
+}
+
+# rss NAME: median peak RSS (KiB) of 5 runs.
+rss() {
+	local i
+
+	for _ in 1 2 3 4 5; do
+		/usr/bin/time -f %M -o "$work/raw/rss" \
+		    "$work/pamdrive" "$work/conf" "$1" "$TARGET" >/dev/null 2>&1
+		cat "$work/raw/rss"
+	done | sort -n | sed -n 3p
+}
+
+# instr NAME: instructions of the whole process (callgrind, Ir).
+instr() {
+	local f=$work/raw/cg-$1
+
+	valgrind --tool=callgrind --callgrind-out-file="$f.out" \
+	    "$work/pamdrive" "$work/conf" "$1" "$TARGET" >"$f.log" 2>&1
+	sed -n 's/^summary: *//p' "$f.out" | head -1
+}
+
+# enums NAME: device enumerations (opens of the /sys/class/hidraw
+# directory: one per scan, ours and libfido2's libudev alike) and hidraw
+# node opens, "e d".
+enums() {
+	local f=$work/raw/strace-$1
+
+	strace -f -e trace=openat,open -o "$f" \
+	    "$work/pamdrive" "$work/conf" "$1" "$TARGET" >/dev/null 2>&1
+	printf '%s %s\n' \
+	    "$(grep -cE '"/sys/class/hidraw/?", [^)]*O_DIRECTORY' "$f")" \
+	    "$(grep -cE '"/dev/hidraw[0-9]+"' "$f")"
+}
+
+# order NAME MAPFILE: "file-first" if the mapping file is opened before
+# any device enumeration, else "devices-first".
+order() {
+	awk -v m="\"$2\"" '
+	    index($0, m) && !f { f = NR }
+	    /"\/sys\/class\/hidraw\/?", .*O_DIRECTORY/ && !d { d = NR }
+	    END { print (f && (!d || f < d)) ? "file-first" : "devices-first" }
+	    ' "$work/raw/strace-$1"
+}
+
+ratio() {	# ratio A B: A/B with 2 decimals, or NA
+	awk -v a="$1" -v b="$2" 'BEGIN {
+	    if (a == "NA" || b == "NA" || b + 0 == 0) print "NA";
+	    else printf "%.2f", a / b }'
+}
+
+ms() { awk -v s="$1" 'BEGIN { if (s == "NA") print "NA"; else printf "%.2f", s * 1000 }'; }
+mi() { awk -v n="$1" 'BEGIN { if (n == "") print "NA"; else printf "%.2f", n / 1e6 }'; }
+
+# measure LABEL OURS_SVC OLD_SVC: one table row of every figure.
+measure() {
+	local label=$1 a=$2 b=$3 wa wb ia ib ra rb pa pb ea eb
+
+	log "measure $label"
+	pa=$(result "$a")
+	pb=$(result "$b")
+	read -r wa wb <<<"$(wall "$a" "$b")"
+	ra=$(rss "$a")
+	rb=$(rss "$b")
+	ia=$(instr "$a")
+	ib=$(instr "$b")
+	read -r ea _ <<<"$(enums "$a")"
+	read -r eb _ <<<"$(enums "$b")"
+	printf '| %s | %s / %s | %s / %s | **%s** | %s / %s | **%s** | %s / %s | **%s** | %s / %s |\n' \
+	    "$label" "$pa" "$pb" "$(ms "$wa")" "$(ms "$wb")" \
+	    "$(ratio "$wa" "$wb")" "$ra" "$rb" "$(ratio "$ra" "$rb")" \
+	    "$(mi "$ia")" "$(mi "$ib")" "$(ratio "$ia" "$ib")" "$ea" "$eb" \
+	    >>"$work/rows"
+	printf '%s %s %s %s %s %s %s %s %s %s\n' "$label" "$wa" "$wb" "$ra" \
+	    "$rb" "$ia" "$ib" "$ea" "$eb" "$(order "$a" "$4")" >>"$work/data"
+}
+
+header() {
+	cat >>"$work/rows" <<-'EOF'
+	| case | PAM result (ours / old) | wall ms, median (ours / old) | wall ratio | peak RSS KiB (ours / old) | RSS ratio | Minstr (ours / old) | instr ratio | enumerations (ours / old) |
+	|---|---|---|---|---|---|---|---|---|
+	EOF
+}
+
+run_nodevice() {
+	local n k
+
+	: >"$work/rows"
+	: >"$work/data"
+	echo "### Central mapping file, target user on the last line, no device" >>"$work/rows"
+	echo >>"$work/rows"
+	header
+	for n in $USERS; do
+		service "ours-u$n" "$OURS" "$(args_for "$work/map/u$n")"
+		service "old-u$n" "$OLD" "$(args_for "$work/map/u$n")"
+		measure "$n users" "ours-u$n" "old-u$n" "$work/map/u$n"
+	done
+	echo >>"$work/rows"
+	echo "### One user with K credentials, no device" >>"$work/rows"
+	echo >>"$work/rows"
+	header
+	for k in $CREDS; do
+		service "ours-c$k" "$OURS" "$(args_for "$work/map/c$k")"
+		service "old-c$k" "$OLD" "$(args_for "$work/map/c$k")"
+		measure "$k credentials" "ours-c$k" "old-c$k" "$work/map/c$k"
+	done
+}
+
+# ---- complete authentication ------------------------------------------
+# In the VM (tests/vm/boot.sh): both modules, the software token on
+# /dev/uhid. Results in $work/vm/bench.txt ("KEY NAME VALUE" lines).
+run_vm() {
+	local rd=$work/vm
+
+	VM_DONE=0
+	[ "${BENCH_VM:-1}" = 1 ] || return 0
+	if [ ! -x "$top/tests/vm/boot.sh" ] ||
+	    ! command -v qemu-system-x86_64 >/dev/null; then
+		log "vm: tests/vm/boot.sh or qemu missing, skipped"
+		return 0
+	fi
+	log "vm: boot (complete authentication, both modules)"
+	rm -rf "$rd"
+	mkdir -p "$rd"
+	(cd "$top" && timeout 900 tests/vm/boot.sh --results "$rd" \
+	    --timeout 840 --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
+	    BENCH_WORK="$work" BENCH_RUNS="$runs" \
+	    bash "$here/vm-guest.sh") >"$work/raw/vm.out" 2>&1
+	grep -qx done "$rd/bench.txt" 2>/dev/null && VM_DONE=1
+	[ "$VM_DONE" = 1 ] || log "vm: no complete result (see $rd)"
+}
+
+vmget() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$work/vm/bench.txt"; }
+
+vm_rows() {
+	local k a b
+
+	echo "| credentials (the token holds the last) | PAM result (ours / old) | enumerations (ours / old) | hidraw opens (ours / old) |"
+	echo "|---|---|---|---|"
+	for k in $CREDS; do
+		echo "| $k | $(vmget result ours-$k) / $(vmget result old-$k) | $(vmget enum ours-$k) / $(vmget enum old-$k) | $(vmget devopen ours-$k) / $(vmget devopen old-$k) |"
+	done
+	echo
+	echo "| credentials | wall ms, median (ours / old) | wall ratio | peak RSS KiB (ours / old) | Minstr whole process (ours / old) | ratio | Minstr one more authentication (ours / old) | ratio |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for k in 1 10; do
+		a=$(( $(vmget instr2 ours-$k) - $(vmget instr1 ours-$k) ))
+		b=$(( $(vmget instr2 old-$k) - $(vmget instr1 old-$k) ))
+		echo "| $k | $(ms "$(vmget wall ours-$k)") / $(ms "$(vmget wall old-$k)") | **$(ratio "$(vmget wall ours-$k)" "$(vmget wall old-$k)")** | $(vmget rss ours-$k) / $(vmget rss old-$k) | $(mi "$(vmget instr1 ours-$k)") / $(mi "$(vmget instr1 old-$k)") | **$(ratio "$(vmget instr1 ours-$k)" "$(vmget instr1 old-$k)")** | $(mi $a) / $(mi $b) | **$(ratio $a $b)** |"
+	done
+}
+
+# On the host, ours only: the software token on a unix: socket (the old
+# module cannot use one).
+run_host_full() {
+	local sock=$work/tok.sock pid=$work/tok.pid wa ra ia1 ia2
+
+	log "host: complete authentication of ours over a unix: socket"
+	"$SOFTTOKEN" --socket "$sock" --daemon --pidfile "$pid" \
+	    --presence now --state "$work/tok.state" >/dev/null 2>&1 ||
+	    { echo "(the software token did not start)"; return; }
+	if ! "$OURCFG" --device="unix:$sock" -u "$TARGET" -o "$ORIGIN" \
+	    -i "$ORIGIN" >"$work/map/full" 2>/dev/null; then
+		kill "$(cat "$pid")"
+		echo "(enrollment failed)"
+		return
+	fi
+	echo >>"$work/map/full"
+	chmod 0644 "$work/map/full"
+	service ours-full "$OURS" "$(args_for "$work/map/full")" \
+	    "devices=unix:$sock"
+	wa=$(hyperfine -N -w 2 -r "$runs" --export-csv "$work/raw/hf-full.csv" \
+	    --style none "$work/pamdrive $work/conf ours-full $TARGET" \
+	    >/dev/null 2>&1 && awk -F, 'NR == 2 {print $4}' "$work/raw/hf-full.csv")
+	ra=$(rss ours-full)
+	ia1=$(instr ours-full)
+	valgrind --tool=callgrind --callgrind-out-file="$work/raw/cg-full2.out" \
+	    "$work/pamdrive" "$work/conf" ours-full "$TARGET" 2 >/dev/null 2>&1
+	ia2=$(sed -n 's/^summary: *//p' "$work/raw/cg-full2.out")
+	echo "| module | PAM result | wall ms, median | peak RSS KiB | Minstr whole process | Minstr one more authentication |"
+	echo "|---|---|---|---|---|---|"
+	echo "| ours (devices=unix:) | $(result ours-full) | $(ms "${wa:-NA}") | $ra | $(mi "$ia1") | $(mi $((ia2 - ia1))) |"
+	kill "$(cat "$pid")" 2>/dev/null
+}
+
+# ---- report -------------------------------------------------------------
+dget() {	# dget LABEL FIELD: a field of $work/data (2 = ours wall ...)
+	awk -v l="$1" -v f="$2" '
+	    { lab = $1 " " $2; if (lab == l) print $(f + 1) }' "$work/data"
+}
+
+verdict() { [ "$1" = 1 ] && echo "**met**" || echo "**missed**"; }
+
+targets() {
+	local ia ib ra rb ok e eo k
+
+	ia=$(dget "1000000 users" 6); ib=$(dget "1000000 users" 7)
+	ra=$(dget "1000000 users" 4); rb=$(dget "1000000 users" 5)
+	ok=$(awk -v a="$ia" -v b="$ib" 'BEGIN { print (a * 5 <= b) ? 1 : 0 }')
+	echo "- 1M users, at least 5x fewer instructions: ours/old = $(ratio "$ia" "$ib") (target <= 0.20): $(verdict "$ok")"
+	ok=$(awk -v a="$ra" -v b="$rb" 'BEGIN { print (a <= b) ? 1 : 0 }')
+	echo "- 1M users, peak RSS no higher: $ra KiB / $rb KiB: $(verdict "$ok")"
+	e=""; eo=""
+	for k in $CREDS; do
+		e="$e $(dget "$k credentials" 8)"
+		eo="$eo $(dget "$k credentials" 9)"
+	done
+	ok=$(echo "$e" | awk '{ for (i = 1; i <= NF; i++) if ($i != 1) { print 0; exit } print 1 }')
+	if [ "$VM_DONE" = 1 ]; then
+		for k in $CREDS; do e="$e $(vmget enum ours-$k)"; done
+		ok=$(echo "$e" | awk '{ for (i = 1; i <= NF; i++) if ($i != 1) { print 0; exit } print 1 }')
+	fi
+	echo "- devices enumerated once per authentication whatever the number of credentials: ours$e (old, no device:$eo): $(verdict "$ok")"
+	if [ "$VM_DONE" = 1 ]; then
+		ia=$(vmget instr1 ours-1); ib=$(vmget instr1 old-1)
+		ok=$(awk -v a="$ia" -v b="$ib" 'BEGIN { print (a * 2 <= b) ? 1 : 0 }')
+		echo "- complete authentication (VM, 1 credential), host-side instructions at most half, whole process: $(ratio "$ia" "$ib"): $(verdict "$ok")"
+		ia=$(( $(vmget instr2 ours-1) - ia )); ib=$(( $(vmget instr2 old-1) - ib ))
+		ok=$(awk -v a="$ia" -v b="$ib" 'BEGIN { print (a * 2 <= b) ? 1 : 0 }')
+		echo "- ... one more authentication in the same process: $(ratio "$ia" "$ib"): $(verdict "$ok")"
+	else
+		echo "- complete authentication side by side: **not done** (the VM stage did not finish; see the host figure of ours alone)"
+	fi
+}
+
+machine() {
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM, $(uname -sr)"
+	echo "- software: $(valgrind --version), $(hyperfine --version), libpam $(dpkg-query -W -f '${Version}' libpam0g 2>/dev/null), old module: libpam-u2f $(dpkg-query -W -f '${Version}' libpam-u2f 2>/dev/null) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
+	echo "- ours: $OURS (source $(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo '?') plus the working tree's changes)"
+	echo "- reproduce (as root): \`bench/run.sh\` (env BENCH_RUNS=$runs; takes about $(( ($(date +%s) - t_start + 59) / 60 )) min)"
+}
+
+write_report() {
+	{
+		echo "# Benchmarks: our pam_u2f against Debian 12's libpam-u2f 1.1.0"
+		echo
+		echo "Written by \`bench/run.sh\`; do not edit by hand (see bench/README)."
+		echo
+		machine
+		echo
+		echo "Each figure is ours / old, measured in the same run; a ratio"
+		echo "below 1 means ours is cheaper. One process = pam_start_confdir +"
+		echo "pam_authenticate + pam_end through the real libpam"
+		echo "(bench/pamdrive.c), service file naming the module by absolute"
+		echo "path, same arguments for both: \`$(args_for /PATH)\`."
+		echo "Mapping files are central (authfile=/abs/path, root, 0644), lines"
+		echo "\`userNNNNNNN:<88-char KH>,<88-char PK>,es256,+presence\` (206"
+		echo "bytes), the target user ($TARGET) on the last line."
+		echo "Wall: median of $runs hyperfine runs. Peak RSS: median of 5"
+		echo "runs of GNU time %M. Instructions: callgrind Ir of the whole"
+		echo "process (pamdrive, libpam, the module and its libraries)."
+		echo "Enumerations: opens of the /sys/class/hidraw directory"
+		echo "(strace -f -e trace=openat,open), one per device scan for both."
+		echo
+		echo "## Targets"
+		echo
+		targets
+		echo
+		echo "## Without a device (host)"
+		echo
+		echo "No security key is present, so both modules fail; both read"
+		echo "the whole mapping file first (strace order: $(awk '{print $10}' "$work/data" | sort | uniq -c | awk '{printf "%s %s; ", $2, $1}')"
+		echo "the file is opened before any device scan), so the comparison"
+		echo "is apples to apples: ours then scans once and stops, the old"
+		echo "module scans once, then once more per credential."
+		echo
+		cat "$work/rows"
+		echo
+		echo "## Complete authentication"
+		echo
+		if [ "$VM_DONE" = 1 ]; then
+			echo "In the test VM (tests/vm/boot.sh, Debian's kernel under qemu),"
+			echo "the software token on /dev/uhid with --presence now (no"
+			echo "presence delay), enrolled with our pamu2fcfg; both modules"
+			echo "find it through hidraw. Instructions are those of the PAM"
+			echo "process only (the token is another process). \"One more"
+			echo "authentication\" = Ir(2 transactions in one process) - Ir(1):"
+			echo "libraries already loaded and initialised, as in a daemon."
+			echo "Wall times inside the VM are emulated (TCG) and only"
+			echo "comparable with each other."
+			echo
+			vm_rows
+		else
+			echo "**The side-by-side complete-authentication figure is not done**"
+			echo "(the VM stage did not run or did not finish)."
+		fi
+		echo
+		echo "On the host, ours alone against the software token on a unix:"
+		echo "socket (devices=unix:PATH; the old module cannot use one):"
+		echo
+		cat "$work/host_full"
+	} >"$out"
+}
+
+# ---- main ---------------------------------------------------------------
+check_tools
+mkdir -p "$work/map" "$work/conf" "$work/raw"
+build_all
+log "inputs in $work/map"
+gen_inputs
+run_nodevice
+run_host_full >"$work/host_full"
+run_vm
+write_report
+log "wrote $out in $(( $(date +%s) - t_start )) s"
+cat "$out"

@@ -1,0 +1,89 @@
+#!/bin/bash
+# bench/vm-guest.sh: the complete-authentication part of bench/run.sh, run
+# as root inside the test VM (tests/vm/boot.sh) where the software token is
+# a real hidraw node (/dev/uhid) that both modules can use.
+# Env: VM_BUILD (build tree), VM_SRC (source tree), BENCH_WORK (pamdrive,
+# genmap, host's scratch; read-only here), BENCH_RUNS; results as
+# "KEY VALUE" lines in /vmtest/bench.txt, diagnostics in /vmtest/diag.
+set -u
+export VM_TAP=/vmtest/tap
+# shellcheck source=/dev/null
+. "$VM_SRC/tests/vm/guest/lib.sh"
+W=$BENCH_WORK
+R=/vmtest/bench.txt
+D=/vmtest/diag
+ORIGIN=pam://bench
+TARGET=nobody
+OLD=/lib/x86_64-linux-gnu/security/pam_u2f.so
+runs=${BENCH_RUNS:-15}
+conf=$T/conf
+mkdir -p "$conf"
+: >"$R"
+exec 2>>"$D"
+
+put() { echo "$*" >>"$R"; }
+drive() { "$W/pamdrive" "$conf" "$1" "$TARGET"; }
+
+tok_start a --presence now || { put "error token"; exit 0; }
+chmod 600 "$(tok_dev a)"
+if ! "$OURCFG" -u "$TARGET" -o "$ORIGIN" -i "$ORIGIN" >"$T/real" 2>>"$D"; then
+	put "error enroll"
+	exit 0
+fi
+real=$(cut -d: -f2- "$T/real")
+pk=$(printf '%s\n' "$real" | cut -d, -f2)
+
+# Maps with K credentials: K-1 the token does not hold, the real one last.
+for k in 1 10 100; do
+	if [ "$k" -gt 1 ]; then
+		line="$("$W/genmap" user "$TARGET" $((k - 1)) "$pk"):$real"
+	else
+		line="$TARGET:$real"
+	fi
+	printf '%s\n' "$line" >"$T/map$k"
+	chmod 644 "$T/map$k"
+	for m in ours old; do
+		mod=$OURMOD
+		[ $m = old ] && mod=$OLD
+		printf 'auth required %s authfile=%s origin=%s appid=%s %s\n' \
+		    "$mod" "$T/map$k" "$ORIGIN" "$ORIGIN" "max_devices=128" \
+		    >"$conf/$m-$k"
+	done
+done
+
+for k in 1 10 100; do
+	for m in ours old; do
+		n=$m-$k
+		put "result $n $(drive "$n" 2>>"$D" | awk '{print $1}')"
+		strace -f -e trace=openat,open -o "/vmtest/st-$n" \
+		    "$W/pamdrive" "$conf" "$n" "$TARGET" >/dev/null 2>&1
+		put "enum $n $(grep -cE '"/sys/class/hidraw/?", [^)]*O_DIRECTORY' "/vmtest/st-$n")"
+		put "devopen $n $(grep -cE '"/dev/hidraw[0-9]+"' "/vmtest/st-$n")"
+	done
+done
+for k in 1 10; do
+	hyperfine -N -i -w 2 -r "$runs" --export-csv "$T/hf$k.csv" \
+	    --style none "$W/pamdrive $conf ours-$k $TARGET" \
+	    "$W/pamdrive $conf old-$k $TARGET" >/dev/null 2>>"$D"
+	put "wall ours-$k $(awk -F, 'NR == 2 {print $4}' "$T/hf$k.csv")"
+	put "wall old-$k $(awk -F, 'NR == 3 {print $4}' "$T/hf$k.csv")"
+	for m in ours old; do
+		n=$m-$k
+		/usr/bin/time -f %M -o "$T/rss" "$W/pamdrive" "$conf" "$n" \
+		    "$TARGET" >/dev/null 2>&1
+		put "rss $n $(cat "$T/rss")"
+		# Whole process (1 transaction), then 2 transactions: the
+		# difference is one more authentication, libraries warm.
+		for c in 1 2; do
+			valgrind --tool=callgrind \
+			    --callgrind-out-file="/vmtest/cg-$n-$c.out" \
+			    "$W/pamdrive" "$conf" "$n" "$TARGET" $c \
+			    >"/vmtest/cg-$n-$c.log" 2>&1
+			put "instr$c $n $(sed -n 's/^summary: *//p' \
+			    "/vmtest/cg-$n-$c.out")"
+		done
+	done
+done
+put "signed $(tok_signed a)"
+tok_stop a
+put "done"

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Write the seed corpora under fuzz/corpus/<harness>/ (run from anywhere).
+
+Valid cases first: the U2F known-answer vectors of
+../shared/reference/u2f-protocol.md section 3, mapping lines in every
+format, the sshkey test files, a FIDO report descriptor, complete CTAPHID
+exchanges. The corpora are checked in; rerun this only to change them.
+"""
+import base64
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+
+REG_REPLY = bytes.fromhex(
+    "0504b174bc49c7ca254b70d2e5c207cee9cf174820ebd77ea3c65508c26da51b"
+    "657c1cc6b952f8621697936482da0a6d3d3826a59095daf6cd7c03e2e60385d2"
+    "f6d9402a552dfdb7477ed65fd84133f86196010b2215b57da75d315b7b9e8fe2"
+    "e3925a6019551bab61d16591659cbaf00b4950f7abfe6660e2e006f76868b772"
+    "d70c253082013c3081e4a003020102020a47901280001155957352300a06082a"
+    "8648ce3d0403023017311530130603550403130c476e756262792050696c6f74"
+    "301e170d3132303831343138323933325a170d3133303831343138323933325a"
+    "3031312f302d0603550403132650696c6f74476e756262792d302e342e312d34"
+    "373930313238303030313135353935373335323059301306072a8648ce3d0201"
+    "06082a8648ce3d030107034200048d617e65c9508e64bcc5673ac82a6799da3c"
+    "1446682c258c463fffdf58dfd2fa3e6c378b53d795c4a4dffb4199edd7862f23"
+    "abaf0203b4b8911ba0569994e101300a06082a8648ce3d040302034700304402"
+    "2060cdb6061e9c22262d1aac1d96d8c70829b2366531dda268832cb836bcd30d"
+    "fa0220631b1459f09e6330055722c8d89b7f48883b9089b88d60d1d9795902b3"
+    "0410df304502201471899bcc3987e62e8202c9b39c33c19033f7340352dba80f"
+    "cab017db9230e402210082677d673d891933ade6f617e5dbde2e247e70423fd5"
+    "ad7804a6d3d3961ef871")
+AUTH_REPLY = bytes.fromhex(
+    "0100000001304402204b5f0cd17534cedd8c34ee09570ef542a353df4436030c"
+    "e43d406de870b847780220267bb998fac9b7266eb60e7cb0b5eabdfd5ba9614f"
+    "53c7b22272ec10047a923f")
+SW_OK = b"\x90\x00"
+PK = REG_REPLY[1:66]
+KH = REG_REPLY[67:67 + 64]
+ED_PK = bytes(range(1, 33))
+RS_PK = bytes(range(256))
+
+
+def b64(b):
+    return base64.b64encode(b).decode()
+
+
+def b64url(b):
+    return base64.urlsafe_b64encode(b).decode().rstrip("=")
+
+
+def write(harness, name, data):
+    d = os.path.join(HERE, "corpus", harness)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def authfile():
+    cur = "%s,%s,es256,+presence" % (b64(KH), b64(PK[1:]))
+    old = "%s,%s" % (b64url(KH), PK.hex())
+    ed = "%s,%s,eddsa,+presence+verification" % (b64(KH), b64(ED_PK))
+    rs = "%s,%s,rs256,+pin" % (b64(KH), b64(RS_PK))
+    res = "*,%s,ES256," % b64(PK[1:])
+    write("authfile", "current", "alice:%s\n" % cur)
+    write("authfile", "old", "alice:%s\n" % old)
+    write("authfile", "eddsa", "alice:%s" % ed)
+    write("authfile", "rs256", "alice:%s\n" % rs)
+    write("authfile", "resident", "alice:%s\n" % res)
+    write("authfile", "multi", "alice:%s:%s:%s\n" % (cur, ed, res))
+    write("authfile", "mixed_old_current", "alice:%s:%s\n" % (old, cur))
+    write("authfile", "file",
+          "# pam_u2f mapping file\n\nbob:%s\r\n  \t\n"
+          "alice:%s\r\ncarol:\nalice:%s\n" % (cur, old, cur))
+    write("authfile", "no_creds", "alice:\n")
+    write("authfile", "other_user", "bob:%s\n" % cur)
+    write("authfile", "bad_field", "alice:%s,%s,es256,+touch\n"
+          % (b64(KH), b64(PK[1:])))
+
+
+def sshkey():
+    for name in ("sshkey_ecdsa_sk", "sshkey_ed25519_sk"):
+        with open(os.path.join(TOP, "tests", "data", name), "rb") as f:
+            text = f.read()
+        write("sshkey", name, text)
+        # The blob alone: the harness armours every input as well.
+        body = b"".join(text.split(b"\n")[1:-2])
+        write("sshkey", name + ".blob", base64.b64decode(body))
+
+
+def b64corpus():
+    write("b64", "std", b64(KH))
+    write("b64", "std_pad1", b64(b"ab"))
+    write("b64", "std_pad2", b64(b"a"))
+    write("b64", "url", b64url(KH))
+    write("b64", "hex", PK.hex())
+    write("b64", "hex_upper", PK.hex().upper())
+    write("b64", "empty", "")
+
+
+def u2f():
+    write("u2f", "register_kat", REG_REPLY)
+    write("u2f", "register_kat_sw", REG_REPLY + SW_OK)
+    write("u2f", "auth_kat", AUTH_REPLY)
+    write("u2f", "auth_kat_sw", AUTH_REPLY + SW_OK)
+    write("u2f", "auth_no_presence_sw", b"\x00" + AUTH_REPLY[1:] + SW_OK)
+    write("u2f", "version_sw", b"U2F_V2" + SW_OK)
+    for sw in (0x6985, 0x6a80, 0x6984, 0x6700, 0x6d00, 0x6f00):
+        write("u2f", "sw_%04x" % sw, struct.pack(">H", sw))
+
+
+# FIDO HID descriptor as sent by U2F keys (usage page F1D0, usage 01,
+# 64-byte input and output reports).
+FIDO_RDESC = bytes.fromhex(
+    "06d0f1" "0901" "a101"
+    "0920" "1500" "26ff00" "7508" "9540" "8102"
+    "0921" "1500" "26ff00" "7508" "9540" "9102"
+    "c0")
+KEYBOARD_RDESC = bytes.fromhex(
+    "05010906a101050719e029e71500250175019508810295017508810395057501"
+    "05081901290591029501750391039506750815002565050719002965810"
+    "0c0")
+
+
+def hidraw():
+    write("hidraw", "fido", FIDO_RDESC)
+    write("hidraw", "keyboard", KEYBOARD_RDESC)
+    write("hidraw", "keyboard_then_fido", KEYBOARD_RDESC + FIDO_RDESC)
+    ids = bytes.fromhex("06d0f10901a1018501") + FIDO_RDESC[7:]
+    write("hidraw", "fido_report_id", ids)
+    ext = bytes.fromhex("0b0100d0f1a101") + FIDO_RDESC[7:]
+    write("hidraw", "fido_extended_usage", ext)
+    push = bytes.fromhex("a4") + FIDO_RDESC + bytes.fromhex("b4")
+    write("hidraw", "push_pop", push)
+
+
+CID = bytes.fromhex("c571f801")
+BCAST = b"\xff" * 4
+
+
+def frames(cid, cmd, data, report=64):
+    """Init + continuation frames of report bytes, zero padded."""
+    out = []
+    first = data[:report - 7]
+    out.append((cid + bytes([cmd]) + struct.pack(">H", len(data)) +
+                first).ljust(report, b"\0"))
+    rest = data[report - 7:]
+    seq = 0
+    while rest:
+        chunk = rest[:report - 5]
+        out.append((cid + bytes([seq]) + chunk).ljust(report, b"\0"))
+        rest = rest[report - 5:]
+        seq += 1
+    return b"".join(out)
+
+
+def init_reply(report=64):
+    # nonce (patched in by the harness) | CID | proto 2 | 5.5.4 | caps 05
+    body = b"\0" * 8 + CID + bytes([2, 5, 5, 4, 5])
+    return frames(BCAST, 0x86, body, report)
+
+
+def hid():
+    patch = 0x08
+    keepalive = (CID + b"\xbb\x00\x01\x02").ljust(64, b"\0")
+    other = (b"\x01\x02\x03\x04\x83\x00\x02\x90\x00").ljust(64, b"\0")
+    write("hid", "recv_msg", bytes([0 | patch, 0]) + init_reply() +
+          frames(CID, 0x83, REG_REPLY + SW_OK))
+    write("hid", "recv_msg_keepalive", bytes([0 | patch, 0]) +
+          init_reply() + keepalive + other + frames(CID, 0x83, SW_OK))
+    write("hid", "recv_small_cap", bytes([1 | patch, 0]) + init_reply() +
+          frames(CID, 0x83, b"\x11" * 40))
+    write("hid", "ping", bytes([2 | patch, 0]) + init_reply() +
+          frames(CID, 0x81, b"fuzz ping data!\0"))
+    write("hid", "version", bytes([3 | patch, 0]) + init_reply() +
+          frames(CID, 0x83, b"U2F_V2" + SW_OK))
+    write("hid", "register", bytes([4 | patch, 0]) + init_reply() +
+          frames(CID, 0x83, REG_REPLY + SW_OK))
+    write("hid", "authenticate", bytes([5 | patch, 0]) + init_reply() +
+          keepalive + frames(CID, 0x83, AUTH_REPLY + SW_OK))
+    write("hid", "auth_presence_needed", bytes([5 | patch, 0]) +
+          init_reply() + frames(CID, 0x83, b"\x69\x85"))
+    write("hid", "wink", bytes([6 | patch, 0]) + init_reply() +
+          frames(CID, 0x88, b""))
+    write("hid", "two_messages", bytes([7 | patch, 0]) + init_reply() +
+          frames(CID, 0x83, SW_OK) + frames(CID, 0x83, AUTH_REPLY + SW_OK))
+    write("hid", "error_frame", bytes([0 | patch, 0]) + init_reply() +
+          frames(CID, 0xbf, b"\x06"))
+    write("hid", "report32_register", bytes([4 | patch, 32 - 8]) +
+          init_reply(32) + frames(CID, 0x83, REG_REPLY + SW_OK, 32))
+    write("hid", "nodev", bytes([0 | patch | 0x10, 0]) + init_reply())
+    write("hid", "init_unpatched", bytes([0, 0]) + init_reply())
+
+
+def args():
+    write("args", "empty", "")
+    write("args", "typical", "debug\ncue\norigin=pam://host\n"
+          "appid=pam://host\nauthfile=/etc/u2f_mappings")
+    write("args", "all_flags", "debug\nexpand\nnouserok\nopenasuser\n"
+          "alwaysok\ninteractive\nmanual\ncue\nnodetect\nsshformat")
+    write("args", "values", "debug_file=/var/log/u2f.log\nmax_devices=8\n"
+          "timeout=60\nuserpresence=1\nuserverification=0\n"
+          "pinverification=-1\nauthpending_file=\n"
+          "devices=/dev/hidraw0,unix:/run/tok.sock")
+    write("args", "brackets", "[prompt=Touch it [now\\]]\n"
+          "[cue_prompt=Please touch]")
+    write("args", "ssh", "sshformat\norigin=ssh:\nauthfile=.ssh/id_sk")
+    write("args", "conf", "conf=/etc/pam_u2f.conf")
+    write("args", "bad", "unknown\ntimeout=0\nmax_devices=-1\ndebug=1")
+
+
+def conf():
+    write("conf", "full",
+          "# pam_u2f.conf\n"
+          "debug = true\n"
+          "debug_file = \"/var/log/pam_u2f.log\"\n"
+          "origin = \"pam://example.org\"\n"
+          "appid = \"https://example.org/appid\"\n"
+          "authfile = \"/etc/u2f_mappings\"\n"
+          "expand = yes\n"
+          "authpending_file = \"/run/user/pending\"\n"
+          "nouserok = on\n"
+          "openasuser = true\n"
+          "alwaysok = false\n"
+          "max_devices = 7\n"
+          "interactive = true\n"
+          "prompt = \"Insert it, then press ENTER\"\n"
+          "manual = true\n"
+          "cue = true\n"
+          "cue_prompt = 'Touch it now'\n"
+          "nodetect = true\n"
+          "userpresence = 0\n"
+          "userverification = -1\n"
+          "pinverification = 0\n"
+          "sshformat = false\n"
+          "timeout = 30\n"
+          "devices = { \"/dev/hidraw3\", \"unix:/run/token.sock\" }\n")
+    write("conf", "empty", "")
+    write("conf", "comments", "# nothing\n/* block */\n// line\n")
+    write("conf", "ssh", "sshformat = true\norigin = \"ssh:\"\n")
+    write("conf", "bad_key", "debgu = true\n")
+    write("conf", "env", "authfile = \"${HOME}/x\"\n")
+
+
+def main():
+    conf()
+    authfile()
+    sshkey()
+    b64corpus()
+    u2f()
+    hidraw()
+    hid()
+    args()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,917 @@
+/* The configuration file: schema, values, every error class with its
+ * file:line message, the file safety rules, and parsing from several
+ * threads at once. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "err.h"
+#include "test.h"
+
+#define NAME "test.conf"
+#define ERRLEN 512
+#define NOBODY 65534
+
+static char tmpdir[] = "/tmp/test_conf.XXXXXX";
+
+/* Parse text from memory; the message lands in err. */
+static int
+parse(const char *text, struct conf *c, char *err)
+{
+	return conf_parse_mem(NAME, text, strlen(text), c, err, ERRLEN);
+}
+
+/* The message must be exactly want. */
+static void
+expect_error(const char *text, int want_r, const char *want)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	T_EQ_ERR(parse(text, &c, err), want_r);
+	T_EQ_STR(err, want);
+	T_EQ_INT(c.set, 0);
+	conf_free(&c);
+}
+
+static char *
+tmpfile_path(const char *name)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return path;
+}
+
+/* Write a file with the given mode; returns its path (static). */
+static const char *
+write_file(const char *name, const char *text, mode_t mode)
+{
+	const char *path = tmpfile_path(name);
+	FILE *f;
+
+	unlink(path);
+	if ((f = fopen(path, "w")) == NULL ||
+	    fwrite(text, 1, strlen(text), f) != strlen(text) || fclose(f) != 0)
+		abort();
+	if (chmod(path, mode) != 0)
+		abort();
+	return path;
+}
+
+static uint32_t
+bit(enum conf_key k)
+{
+	return UINT32_C(1) << k;
+}
+
+static const char all_keys[] =
+    "# every key, none at its default\n"
+    "debug = true\n"
+    "debug_file = \"/var/log/pam_u2f.log\"\n"
+    "origin = \"pam://example.org\"\n"
+    "appid = \"https://example.org/appid\"\n"
+    "authfile = \"/etc/u2f_mappings\"\n"
+    "expand = yes\n"
+    "authpending_file = \"/run/user/pending\"\n"
+    "nouserok = on\n"
+    "openasuser = true\n"
+    "alwaysok = true\n"
+    "max_devices = 7\n"
+    "interactive = true\n"
+    "prompt = \"Insert it, then press ENTER\"\n"
+    "manual = true\n"
+    "cue = true\n"
+    "cue_prompt = 'Touch it now'\n"
+    "nodetect = true\n"
+    "userpresence = 0\n"
+    "userverification = -1\n"
+    "pinverification = 0\n"
+    "sshformat = true\n"
+    "timeout = 42\n"
+    "devices = { \"/dev/hidraw3\", \"unix:/run/token.sock\" }\n";
+
+static void
+t_roundtrip_all(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	T_EQ_ERR(parse(all_keys, &c, err), ERR_OK);
+	T_EQ_STR(err, "");
+	T_EQ_INT(c.set, (UINT32_C(1) << CONF_NKEYS) - 1);
+	T_TRUE(c.debug);
+	T_EQ_STR(c.debug_file, "/var/log/pam_u2f.log");
+	T_EQ_STR(c.origin, "pam://example.org");
+	T_EQ_STR(c.appid, "https://example.org/appid");
+	T_EQ_STR(c.authfile, "/etc/u2f_mappings");
+	T_TRUE(c.expand);
+	T_EQ_STR(c.authpending_file, "/run/user/pending");
+	T_TRUE(c.nouserok);
+	T_TRUE(c.openasuser);
+	T_TRUE(c.alwaysok);
+	T_EQ_INT(c.max_devices, 7);
+	T_TRUE(c.interactive);
+	T_EQ_STR(c.prompt, "Insert it, then press ENTER");
+	T_TRUE(c.manual);
+	T_TRUE(c.cue);
+	T_EQ_STR(c.cue_prompt, "Touch it now");
+	T_TRUE(c.nodetect);
+	T_EQ_INT(c.userpresence, 0);
+	T_EQ_INT(c.userverification, -1);
+	T_EQ_INT(c.pinverification, 0);
+	T_TRUE(c.sshformat);
+	T_EQ_INT(c.timeout, 42);
+	T_EQ_INT(c.ndevices, 2);
+	if (c.ndevices == 2) {
+		T_EQ_STR(c.devices[0], "/dev/hidraw3");
+		T_EQ_STR(c.devices[1], "unix:/run/token.sock");
+	}
+	conf_free(&c);
+	T_EQ_INT(c.set, 0);
+	T_TRUE(c.origin == NULL && c.devices == NULL);
+}
+
+/* One line per key: it sets that key's bit and no other. */
+static void
+t_roundtrip_each(void)
+{
+	static const struct {
+		enum conf_key k;
+		const char *line;
+	} v[] = {
+		{ CONF_DEBUG, "debug = false" },
+		{ CONF_DEBUG_FILE, "debug_file = syslog" },
+		{ CONF_ORIGIN, "origin = \"pam://h\"" },
+		{ CONF_APPID, "appid = \"pam://a\"" },
+		{ CONF_AUTHFILE, "authfile = .config/keys" },
+		{ CONF_EXPAND, "expand = false" },
+		{ CONF_AUTHPENDING_FILE, "authpending_file = \"\"" },
+		{ CONF_NOUSEROK, "nouserok = off" },
+		{ CONF_OPENASUSER, "openasuser = no" },
+		{ CONF_ALWAYSOK, "alwaysok = false" },
+		{ CONF_MAX_DEVICES, "max_devices = 1024" },
+		{ CONF_INTERACTIVE, "interactive = false" },
+		{ CONF_PROMPT, "prompt = \"p\"" },
+		{ CONF_MANUAL, "manual = false" },
+		{ CONF_CUE, "cue = false" },
+		{ CONF_CUE_PROMPT, "cue_prompt = \"c\"" },
+		{ CONF_NODETECT, "nodetect = false" },
+		{ CONF_USERPRESENCE, "userpresence = 1" },
+		{ CONF_USERVERIFICATION, "userverification = 0" },
+		{ CONF_PINVERIFICATION, "pinverification = -1" },
+		{ CONF_SSHFORMAT, "sshformat = false" },
+		{ CONF_TIMEOUT, "timeout = 3600" },
+		{ CONF_DEVICES, "devices = /dev/hidraw0" },
+	};
+	struct conf c;
+	char err[ERRLEN];
+	size_t i;
+	int k;
+
+	T_EQ_INT(sizeof(v) / sizeof(v[0]), CONF_NKEYS);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		T_EQ_ERR(parse(v[i].line, &c, err), ERR_OK);
+		T_EQ_INT(c.set, bit(v[i].k));
+		for (k = 0; k < CONF_NKEYS; k++)
+			T_TRUE(conf_isset(&c, (enum conf_key)k) ==
+			    ((enum conf_key)k == v[i].k));
+		switch (v[i].k) {
+		case CONF_DEBUG_FILE:
+			T_EQ_STR(c.debug_file, "syslog");
+			break;
+		case CONF_AUTHFILE:
+			T_EQ_STR(c.authfile, ".config/keys");
+			break;
+		case CONF_AUTHPENDING_FILE:
+			T_EQ_STR(c.authpending_file, "");
+			break;
+		case CONF_MAX_DEVICES:
+			T_EQ_INT(c.max_devices, 1024);
+			break;
+		case CONF_USERPRESENCE:
+			T_EQ_INT(c.userpresence, 1);
+			break;
+		case CONF_PINVERIFICATION:
+			T_EQ_INT(c.pinverification, -1);
+			break;
+		case CONF_TIMEOUT:
+			T_EQ_INT(c.timeout, 3600);
+			break;
+		case CONF_DEVICES:
+			T_EQ_INT(c.ndevices, 1);
+			if (c.ndevices == 1)
+				T_EQ_STR(c.devices[0], "/dev/hidraw0");
+			break;
+		default:
+			break;
+		}
+		conf_free(&c);
+	}
+}
+
+static void
+t_key_names(void)
+{
+	int i, j;
+
+	for (i = 0; i < CONF_NKEYS; i++) {
+		T_TRUE(conf_key_name((enum conf_key)i) != NULL);
+		for (j = 0; j < i; j++)
+			T_TRUE(strcmp(conf_key_name((enum conf_key)i),
+			    conf_key_name((enum conf_key)j)) != 0);
+	}
+	T_EQ_STR(conf_key_name(CONF_MAX_DEVICES), "max_devices");
+	T_TRUE(conf_key_name(CONF_NKEYS) == NULL);
+	T_TRUE(!conf_isset(NULL, CONF_DEBUG));
+}
+
+static void
+t_default_path(void)
+{
+	const char *p = conf_default_path();
+	const char *tail = "/security/pam_u2f.conf";
+
+	T_TRUE(p != NULL && p[0] == '/');
+	T_TRUE(strlen(p) > strlen(tail) &&
+	    strcmp(p + strlen(p) - strlen(tail), tail) == 0);
+}
+
+static void
+t_empty_and_comments(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	T_EQ_ERR(parse("", &c, err), ERR_OK);
+	T_EQ_INT(c.set, 0);
+	T_EQ_ERR(conf_parse_mem(NAME, NULL, 0, &c, err, ERRLEN), ERR_OK);
+	T_EQ_INT(c.set, 0);
+	T_EQ_ERR(parse("# only a comment\n\n   \n", &c, err), ERR_OK);
+	T_EQ_INT(c.set, 0);
+	T_EQ_ERR(parse("# hash\n// slashes\n  ## more ${HOME} + * \"\n"
+	    "timeout = 5 # trailing\r\nnodetect = true // trailing\n",
+	    &c, err), ERR_OK);
+	T_EQ_INT(c.set, bit(CONF_TIMEOUT) | bit(CONF_NODETECT));
+	T_EQ_INT(c.timeout, 5);
+	T_TRUE(c.nodetect);
+	conf_free(&c);
+	/* '#', '+', '*' and '//' inside quotes are text. */
+	T_EQ_ERR(parse("prompt = \"#1 + * // \\\"key\\\"\"\n"
+	    "cue_prompt = 'it\\'s #2'\norigin = pam://x\n", &c, err), ERR_OK);
+	T_EQ_STR(c.prompt, "#1 + * // \"key\"");
+	T_EQ_STR(c.cue_prompt, "it's #2");
+	T_EQ_STR(c.origin, "pam://x");
+	conf_free(&c);
+	/* libconfuse counts one line too many after a block comment. */
+	expect_error("timeout = 5\n/* one\ntwo */\nfoo = 1\n", ERR_CONFIG,
+	    NAME ":2: block comments are not supported (use #)");
+}
+
+static void
+t_unknown_key(void)
+{
+	expect_error("debug = true\nfoo = 1\n", ERR_CONFIG,
+	    NAME ":2: no such option 'foo'");
+	/* Keys are case-sensitive, as module arguments are. */
+	expect_error("\n\nTimeout = 5\n", ERR_CONFIG,
+	    NAME ":3: no such option 'Timeout'");
+	/* conf= names the file; it is not a key inside it. */
+	expect_error("conf = \"/etc/x\"\n", ERR_CONFIG,
+	    NAME ":1: no such option 'conf'");
+	/* No include(): it would open files without our checks. */
+	expect_error("include(\"/etc/passwd\")\n", ERR_CONFIG,
+	    NAME ":1: no such option 'include'");
+	/* The hidden context option cannot be reached from a file. */
+	expect_error("\"pam_u2f conf ctx\" = x\n", ERR_CONFIG,
+	    NAME ":1: no such option 'pam_u2f conf ctx'");
+}
+
+static void
+t_wrong_type(void)
+{
+	expect_error("timeout = abc\n", ERR_CONFIG,
+	    NAME ":1: timeout: \"abc\" is not a whole number");
+	expect_error("\nmax_devices = 0x10\n", ERR_CONFIG,
+	    NAME ":2: max_devices: \"0x10\" is not a whole number");
+	expect_error("timeout = \"+5\"\n", ERR_CONFIG,
+	    NAME ":1: timeout: \"+5\" is not a whole number");
+	expect_error("timeout = \" 5\"\n", ERR_CONFIG,
+	    NAME ":1: timeout: \" 5\" is not a whole number");
+	expect_error("timeout = 1.5\n", ERR_CONFIG,
+	    NAME ":1: timeout: \"1.5\" is not a whole number");
+	expect_error("debug = maybe\n", ERR_CONFIG,
+	    NAME ":1: debug: \"maybe\" is not a boolean (true or false)");
+	expect_error("cue = 1\n", ERR_CONFIG,
+	    NAME ":1: cue: \"1\" is not a boolean (true or false)");
+	expect_error("origin = { a, b }\n", ERR_CONFIG,
+	    NAME ":1: unexpected token '{'");
+	expect_error("timeout 5\n", ERR_CONFIG,
+	    NAME ":1: missing equal sign after option 'timeout'");
+	expect_error("origin += x\n", ERR_CONFIG,
+	    NAME ":1: attempt to append to non-list option 'origin'");
+}
+
+static void
+t_decimal_only(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	/* strtol base 0 would read 010 as 8. */
+	T_EQ_ERR(parse("timeout = 010\n", &c, err), ERR_OK);
+	T_EQ_INT(c.timeout, 10);
+	conf_free(&c);
+}
+
+static void
+t_out_of_range(void)
+{
+	expect_error("timeout = 0\n", ERR_CONFIG,
+	    NAME ":1: timeout: 0 is out of range (1 to 3600)");
+	expect_error("timeout = 3601\n", ERR_CONFIG,
+	    NAME ":1: timeout: 3601 is out of range (1 to 3600)");
+	expect_error("timeout = -1\n", ERR_CONFIG,
+	    NAME ":1: timeout: -1 is out of range (1 to 3600)");
+	expect_error("timeout = 999999999999\n", ERR_CONFIG,
+	    NAME ":1: timeout: 999999999999 is out of range (1 to 3600)");
+	expect_error("timeout = 99999999999999999999\n", ERR_CONFIG,
+	    NAME ":1: timeout: \"99999999999999999999\" is not a whole "
+	    "number");
+	expect_error("max_devices = -1\n", ERR_CONFIG,
+	    NAME ":1: max_devices: -1 is out of range (0 to 1024)");
+	expect_error("max_devices = 1025\n", ERR_CONFIG,
+	    NAME ":1: max_devices: 1025 is out of range (0 to 1024)");
+	expect_error("userpresence = 2\n", ERR_CONFIG,
+	    NAME ":1: userpresence: 2 is out of range (-1 to 1)");
+	expect_error("userverification = -2\n", ERR_CONFIG,
+	    NAME ":1: userverification: -2 is out of range (-1 to 1)");
+	expect_error("\n\n\npinverification = 7\n", ERR_CONFIG,
+	    NAME ":4: pinverification: 7 is out of range (-1 to 1)");
+}
+
+static void
+t_bad_strings(void)
+{
+	expect_error("origin = \"\"\n", ERR_CONFIG,
+	    NAME ":1: origin: \"\" may not be empty");
+	expect_error("appid = ''\n", ERR_CONFIG,
+	    NAME ":1: appid: \"\" may not be empty");
+	expect_error("authfile = \"\"\n", ERR_CONFIG,
+	    NAME ":1: authfile: \"\" may not be empty");
+	expect_error("cue_prompt = \"\"\n", ERR_CONFIG,
+	    NAME ":1: cue_prompt: \"\" may not be empty");
+	expect_error("prompt = \"a\\tb\"\n", ERR_CONFIG,
+	    NAME ":1: prompt: \"a?b\" contains a control character");
+	expect_error("origin = \"pam://a\nb\"\n", ERR_CONFIG,
+	    NAME ":2: origin: \"pam://a?b\" contains a control character");
+	expect_error("debug_file = relative.log\n", ERR_CONFIG,
+	    NAME ":1: debug_file: \"relative.log\" is not \"stderr\", "
+	    "\"syslog\" or an absolute path");
+}
+
+static void
+t_long_string(void)
+{
+	struct conf c;
+	char err[ERRLEN], *text;
+	size_t n = CONF_STRING_MAX + 1;
+
+	if ((text = malloc(n + 32)) == NULL)
+		abort();
+	memcpy(text, "prompt = \"", 10);
+	memset(text + 10, 'x', n);
+	memcpy(text + 10 + n, "\"\n", 3);
+	T_EQ_ERR(parse(text, &c, err), ERR_CONFIG);
+	T_TRUE(strstr(err, NAME ":1: prompt: \"xxx") == err);
+	T_TRUE(strstr(err, "\" is too long") != NULL);
+	T_TRUE(strlen(err) < 200);	/* the value is cut in messages */
+	text[10 + n - 1] = '"';		/* exactly the maximum */
+	text[10 + n] = '\n';
+	text[10 + n + 1] = '\0';
+	T_EQ_ERR(parse(text, &c, err), ERR_OK);
+	T_EQ_INT(strlen(c.prompt), CONF_STRING_MAX);
+	conf_free(&c);
+	free(text);
+}
+
+static void
+t_devices(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	T_EQ_ERR(parse("devices = {\n  \"/dev/hidraw1\",\n  unix:/tmp/s\n}\n"
+	    "devices += { /dev/hidraw9 }\n", &c, err), ERR_OK);
+	T_EQ_INT(c.ndevices, 3);
+	if (c.ndevices == 3) {
+		T_EQ_STR(c.devices[0], "/dev/hidraw1");
+		T_EQ_STR(c.devices[1], "unix:/tmp/s");
+		T_EQ_STR(c.devices[2], "/dev/hidraw9");
+	}
+	conf_free(&c);
+	/* An empty list sets nothing. */
+	T_EQ_ERR(parse("devices = {}\n", &c, err), ERR_OK);
+	T_EQ_INT(c.set, 0);
+	T_EQ_INT(c.ndevices, 0);
+	conf_free(&c);
+}
+
+static void
+t_bad_device(void)
+{
+	expect_error("devices = {\n  \"/dev/hidraw1\",\n  \"/tmp/x\"\n}\n",
+	    ERR_CONFIG, NAME ":3: devices: \"/tmp/x\" is not a /dev/ path "
+	    "or a unix:/ socket path");
+	expect_error("devices = { \"unix:relative\" }\n", ERR_CONFIG,
+	    NAME ":1: devices: \"unix:relative\" is not a /dev/ path or a "
+	    "unix:/ socket path");
+	expect_error("devices = { \"/dev/\" }\n", ERR_CONFIG,
+	    NAME ":1: devices: \"/dev/\" is not a /dev/ path or a unix:/ "
+	    "socket path");
+	expect_error("devices = { \"unix:/\" }\n", ERR_CONFIG,
+	    NAME ":1: devices: \"unix:/\" is not a /dev/ path or a unix:/ "
+	    "socket path");
+	expect_error("devices = { \"\" }\n", ERR_CONFIG,
+	    NAME ":1: devices: \"\" is not a /dev/ path or a unix:/ socket "
+	    "path");
+}
+
+/* "devices = {/dev/h0,/dev/h1,...}" with n entries; caller frees. */
+static char *
+devices_text(size_t n)
+{
+	char *text, *p;
+	size_t i;
+
+	if ((text = malloc(32 + n * 16)) == NULL)
+		abort();
+	p = text + sprintf(text, "devices = {");
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s/dev/h%zu", i ? "," : "", i);
+	sprintf(p, "}\n");
+	return text;
+}
+
+static void
+t_too_many_devices(void)
+{
+	struct conf c;
+	char err[ERRLEN], *text;
+
+	text = devices_text(CONF_DEVICES_MAX + 1);
+	T_EQ_ERR(parse(text, &c, err), ERR_CONFIG);
+	T_EQ_STR(err, NAME ":1: devices: more than 1024 entries");
+	free(text);
+	text = devices_text(CONF_DEVICES_MAX);
+	T_EQ_ERR(parse(text, &c, err), ERR_OK);
+	T_EQ_INT(c.ndevices, CONF_DEVICES_MAX);
+	if (c.ndevices == CONF_DEVICES_MAX)
+		T_EQ_STR(c.devices[CONF_DEVICES_MAX - 1], "/dev/h1023");
+	conf_free(&c);
+	free(text);
+}
+
+/* Yubico pam-u2f's pam_u2f.conf: bare flags and key=value lines. */
+static void
+t_bare_flags(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	T_EQ_ERR(parse("# pam-u2f style\ncue\nnouserok # why\n  debug \t\r\n"
+	    "origin=pam://host\nauthfile=/etc/u2f_keys\nmax_devices=0\n"
+	    "sshformat", &c, err), ERR_OK);
+	T_EQ_STR(err, "");
+	T_EQ_INT(c.set, bit(CONF_CUE) | bit(CONF_NOUSEROK) | bit(CONF_DEBUG) |
+	    bit(CONF_ORIGIN) | bit(CONF_AUTHFILE) | bit(CONF_MAX_DEVICES) |
+	    bit(CONF_SSHFORMAT));
+	T_TRUE(c.cue && c.nouserok && c.debug && c.sshformat);
+	T_EQ_STR(c.origin, "pam://host");
+	T_EQ_STR(c.authfile, "/etc/u2f_keys");
+	T_EQ_INT(c.max_devices, 0);
+	conf_free(&c);
+	/* Only boolean keys, only on a line of their own, only outside
+	 * lists and strings. */
+	expect_error("origin\n", ERR_CONFIG, NAME ":2: premature end of file");
+	expect_error("\ncue cue\n", ERR_CONFIG,
+	    NAME ":2: missing equal sign after option 'cue'");
+	expect_error("devices = {\n cue\n}\n", ERR_CONFIG,
+	    NAME ":2: devices: \"cue\" is not a /dev/ path or a unix:/ "
+	    "socket path");
+	T_EQ_ERR(parse("prompt = 'a\ncue\n'\n", &c, err), ERR_CONFIG);
+	T_EQ_STR(err, NAME ":3: prompt: \"a?cue?\" contains a control "
+	    "character");	/* libconfuse names the string's last line */
+	/* Unquoted values with spaces must be quoted here. */
+	expect_error("prompt=Touch your key\n", ERR_CONFIG,
+	    NAME ":1: no such option 'your'");
+	/* A flag given twice is still a duplicate. */
+	expect_error("cue\ncue = false\n", ERR_CONFIG,
+	    NAME ":2: cue: already set on line 1");
+}
+
+static void
+t_duplicate(void)
+{
+	expect_error("timeout = 5\n# again\n# and again\ntimeout = 6\n",
+	    ERR_CONFIG, NAME ":4: timeout: already set on line 1");
+	expect_error("# c\n// c\ntimeout = 5 # c\n# c\ntimeout = 6\n",
+	    ERR_CONFIG, NAME ":5: timeout: already set on line 3");
+	expect_error("origin = a\norigin = a\n", ERR_CONFIG,
+	    NAME ":2: origin: already set on line 1");
+	expect_error("debug = false\ndebug = true\n", ERR_CONFIG,
+	    NAME ":2: debug: already set on line 1");
+}
+
+static void
+t_syntax(void)
+{
+	/* At the end, the line after the last one. */
+	expect_error("timeout = 5\norigin =\n", ERR_CONFIG,
+	    NAME ":3: premature end of file");
+	expect_error("= 5\n", ERR_CONFIG, NAME ":1: unexpected token '='");
+	expect_error("}\n", ERR_CONFIG, NAME ":1: unexpected closing brace");
+	expect_error("\nprompt = \"open\n\n", ERR_CONFIG,
+	    NAME ":4: unterminated string");
+	expect_error("prompt = 'open\n", ERR_CONFIG,
+	    NAME ":2: unterminated string");
+}
+
+/* Bytes libconfuse's lexer would drop without a word. */
+static void
+t_dropped_bytes(void)
+{
+	expect_error("timeout = +5\n", ERR_CONFIG, NAME ":1: stray '+'");
+	expect_error("\ntimeout = 5*\n", ERR_CONFIG, NAME ":2: stray '*'");
+	expect_error("authfile = /home/*/keys\n", ERR_CONFIG,
+	    NAME ":1: block comments are not supported (use #)");
+	expect_error("timeout = 5\rnodetect = true\n", ERR_CONFIG,
+	    NAME ":1: stray carriage return");
+}
+
+static void
+t_nul_and_env(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+	static const char nul[] = "timeout = 5\norigin = \"a\0b\"\n";
+
+	T_EQ_ERR(conf_parse_mem(NAME, nul, sizeof(nul) - 1, &c, err, ERRLEN),
+	    ERR_CONFIG);
+	T_EQ_STR(err, NAME ":2: NUL byte");
+	T_EQ_INT(c.set, 0);
+	expect_error("\norigin = \"${HOME}\"\n", ERR_CONFIG, NAME ":2: \"${\" "
+	    "is not allowed (no environment variable substitution)");
+	expect_error("authfile = ${HOME}/keys\n", ERR_CONFIG, NAME ":1: "
+	    "\"${\" is not allowed (no environment variable substitution)");
+}
+
+static void
+t_errbuf(void)
+{
+	struct conf c;
+	char small[8];
+
+	/* A short buffer is cut, NUL-terminated; no buffer is fine. */
+	T_EQ_ERR(conf_parse_mem(NAME, "x = 1", 5, &c, small, sizeof(small)),
+	    ERR_CONFIG);
+	T_EQ_STR(small, "test.co");
+	T_EQ_ERR(conf_parse_mem(NAME, "x = 1", 5, &c, NULL, 0), ERR_CONFIG);
+	T_EQ_ERR(conf_parse_mem(NAME, "timeout = 9", 11, &c, NULL, 0),
+	    ERR_OK);
+	T_EQ_INT(c.timeout, 9);
+	conf_free(&c);
+	T_EQ_ERR(conf_parse_mem(NAME, NULL, 1, &c, NULL, 0), ERR_INVAL);
+	T_EQ_ERR(conf_load("/x", true, NULL, NULL, 0), ERR_INVAL);
+	conf_free(NULL);
+}
+
+/* Files. Only root can create root-owned files: as another user every
+ * file here is refused for its owner, and that is what we check then. */
+static bool
+is_root(void)
+{
+	return geteuid() == 0;
+}
+
+static void
+expect_file_error(const char *path, bool explicit_path, int want_r,
+    const char *why)
+{
+	struct conf c;
+	char err[ERRLEN], want[ERRLEN];
+
+	snprintf(want, sizeof(want), "%s: %s", path, why);
+	T_EQ_ERR(conf_load(path, explicit_path, &c, err, sizeof(err)), want_r);
+	T_EQ_STR(err, want);
+	T_EQ_INT(c.set, 0);
+	conf_free(&c);
+}
+
+static void
+t_file_roundtrip(void)
+{
+	const char *path = write_file("all.conf", all_keys, 0644);
+	struct conf c;
+	char err[ERRLEN];
+
+	if (!is_root()) {
+		expect_file_error(path, true, ERR_FILE_UNSAFE,
+		    "refused: the file is not owned by root");
+		return;
+	}
+	T_EQ_ERR(conf_load(path, true, &c, err, sizeof(err)), ERR_OK);
+	T_EQ_STR(err, "");
+	T_EQ_INT(c.set, (UINT32_C(1) << CONF_NKEYS) - 1);
+	T_EQ_STR(c.origin, "pam://example.org");
+	T_EQ_INT(c.timeout, 42);
+	conf_free(&c);
+	/* Read-only for everyone is fine too. */
+	chmod(path, 0400);
+	T_EQ_ERR(conf_load(path, false, &c, err, sizeof(err)), ERR_OK);
+	T_EQ_INT(c.max_devices, 7);
+	conf_free(&c);
+}
+
+static void
+t_file_parse_error(void)
+{
+	const char *path = write_file("bad.conf", "# x\ntimeout = 0\n", 0644);
+	struct conf c;
+	char err[ERRLEN], want[ERRLEN];
+
+	if (!is_root())
+		return;		/* refused for its owner: t_owner */
+	snprintf(want, sizeof(want), "%s:2: timeout: 0 is out of range "
+	    "(1 to 3600)", path);
+	T_EQ_ERR(conf_load(path, false, &c, err, sizeof(err)), ERR_CONFIG);
+	T_EQ_STR(err, want);
+	T_EQ_INT(c.set, 0);
+	conf_free(&c);
+}
+
+static void
+t_missing(void)
+{
+	const char *path = tmpfile_path("missing.conf");
+	struct conf c;
+	char err[ERRLEN];
+
+	unlink(path);
+	/* The default file may be absent. */
+	T_EQ_ERR(conf_load(path, false, &c, err, sizeof(err)), ERR_OK);
+	T_EQ_STR(err, "");
+	T_EQ_INT(c.set, 0);
+	conf_free(&c);
+	/* A file someone named may not. */
+	expect_file_error(path, true, ERR_FILE, strerror(ENOENT));
+}
+
+static void
+t_symlink(void)
+{
+	const char *target = write_file("target.conf", "timeout = 5\n", 0644);
+	char link[256];
+
+	snprintf(link, sizeof(link), "%s", tmpfile_path("link.conf"));
+	unlink(link);
+	T_TRUE(symlink(target, link) == 0);
+	expect_file_error(link, true, ERR_FILE_UNSAFE,
+	    "refused: the file is a symbolic link");
+	/* A link is refused even at the default path. */
+	expect_file_error(link, false, ERR_FILE_UNSAFE,
+	    "refused: the file is a symbolic link");
+}
+
+static void
+t_writable(void)
+{
+	const char *g = write_file("group.conf", "timeout = 5\n", 0664);
+	const char *why = is_root() ?
+	    "refused: the file is group- or world-writable" :
+	    "refused: the file is not owned by root";
+	const char *w;
+
+	expect_file_error(g, true, ERR_FILE_UNSAFE, why);
+	w = write_file("world.conf", "timeout = 5\n", 0646);
+	expect_file_error(w, false, ERR_FILE_UNSAFE, why);
+}
+
+static void
+t_owner(void)
+{
+	const char *path = write_file("owner.conf", "timeout = 5\n", 0644);
+
+	if (is_root() && chown(path, NOBODY, NOBODY) != 0) {
+		T_FAIL_AT("chown: %s", strerror(errno));
+		return;
+	}
+	expect_file_error(path, true, ERR_FILE_UNSAFE,
+	    "refused: the file is not owned by root");
+	expect_file_error(path, false, ERR_FILE_UNSAFE,
+	    "refused: the file is not owned by root");
+}
+
+static void
+t_not_regular(void)
+{
+	const char *dir = tmpfile_path("dir.conf");
+	char fifo[256];
+
+	rmdir(dir);
+	T_TRUE(mkdir(dir, 0755) == 0);
+	expect_file_error(dir, true, ERR_FILE_UNSAFE,
+	    "refused: the file is not a regular file");
+	rmdir(dir);
+	/* A FIFO must not block the reader. */
+	snprintf(fifo, sizeof(fifo), "%s", tmpfile_path("fifo.conf"));
+	unlink(fifo);
+	T_TRUE(mkfifo(fifo, 0644) == 0);
+	expect_file_error(fifo, false, ERR_FILE_UNSAFE,
+	    "refused: the file is not a regular file");
+	unlink(fifo);
+}
+
+static void
+t_too_big(void)
+{
+	char *text;
+	const char *path;
+	size_t n = CONF_MAX_SIZE + 1;
+
+	if ((text = malloc(n + 1)) == NULL)
+		abort();
+	memset(text, '#', n);
+	text[n - 1] = '\n';
+	text[n] = '\0';
+	path = write_file("big.conf", text, 0644);
+	free(text);
+	expect_file_error(path, true, is_root() ? ERR_TOO_BIG :
+	    ERR_FILE_UNSAFE, is_root() ?
+	    "refused: the file is larger than 65536 bytes" :
+	    "refused: the file is not owned by root");
+}
+
+/* libconfuse's lexer has process-global state: parses in several threads
+ * must be serialised by conf.c, and each must still see its own values. */
+#define THREADS 4
+#define ROUNDS 300
+#define LONG 3000	/* grows libconfuse's shared quoted-string buffer */
+
+static void *
+parse_many(void *arg)
+{
+	long id = (long)(intptr_t)arg, i;
+	char *text, prompt[LONG + 1], err[ERRLEN];
+	struct conf c;
+	void *bad = (void *)1;
+
+	memset(prompt, 'a' + (int)id, LONG);
+	prompt[LONG] = '\0';
+	if ((text = malloc(LONG + 128)) == NULL)
+		return bad;
+	for (i = 0; i < ROUNDS; i++) {
+		snprintf(text, LONG + 128, "timeout = %ld\nprompt = \"%s\"\n"
+		    "%s", id + 1, prompt, i % 2 ? "foo = 1\n" : "");
+		if (parse(text, &c, err) != (i % 2 ? ERR_CONFIG : ERR_OK))
+			goto fail;
+		if (i % 2 && strcmp(err, NAME ":3: no such option 'foo'") != 0)
+			goto fail;
+		if (!(i % 2) && (c.timeout != id + 1 || c.prompt == NULL ||
+		    strcmp(c.prompt, prompt) != 0))
+			goto fail;
+		conf_free(&c);
+	}
+	bad = NULL;
+fail:
+	conf_free(&c);
+	free(text);
+	return bad;
+}
+
+static void
+t_threads(void)
+{
+	pthread_t th[THREADS];
+	void *ret;
+	long i;
+
+	for (i = 0; i < THREADS; i++)
+		T_TRUE(pthread_create(&th[i], NULL, parse_many,
+		    (void *)(intptr_t)i) == 0);
+	for (i = 0; i < THREADS; i++) {
+		T_TRUE(pthread_join(th[i], &ret) == 0);
+		T_TRUE(ret == NULL);
+	}
+}
+
+/* The shipped example parses as it is (everything commented out), and
+ * with every "# key = value" line uncommented it sets every key: each key
+ * is documented with a valid default. */
+static char *
+read_example(size_t *len)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512], *text;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/etc/pam_u2f.conf.example",
+	    top != NULL ? top : ".");
+	if ((f = fopen(path, "r")) == NULL || fseek(f, 0, SEEK_END) != 0 ||
+	    (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    (text = malloc((size_t)n + 1)) == NULL ||
+	    fread(text, 1, (size_t)n, f) != (size_t)n) {
+		T_FAIL_AT("cannot read %s", path);
+		if (f != NULL)
+			fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	text[n] = '\0';
+	*len = (size_t)n;
+	return text;
+}
+
+/* "# key = ..." -> "  key = ..." for every key. */
+static void
+uncomment_keys(char *text)
+{
+	char *p;
+	int k;
+	size_t n;
+
+	for (p = text; p != NULL && *p != '\0'; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		for (k = 0; k < CONF_NKEYS; k++) {
+			n = strlen(conf_key_name((enum conf_key)k));
+			if (strncmp(p, "# ", 2) == 0 &&
+			    strncmp(p + 2, conf_key_name((enum conf_key)k), n)
+			    == 0 && strncmp(p + 2 + n, " = ", 3) == 0)
+				p[0] = ' ';
+		}
+	}
+}
+
+static void
+t_example(void)
+{
+	struct conf c;
+	char err[ERRLEN], *text;
+	size_t len = 0;
+
+	if ((text = read_example(&len)) == NULL)
+		return;
+	T_EQ_ERR(conf_parse_mem(NAME, text, len, &c, err, ERRLEN), ERR_OK);
+	T_EQ_INT(c.set, 0);
+	uncomment_keys(text);
+	T_EQ_ERR(conf_parse_mem(NAME, text, len, &c, err, ERRLEN), ERR_OK);
+	T_EQ_STR(err, "");
+	T_EQ_INT(c.set, (UINT32_C(1) << CONF_NKEYS) - 1);
+	T_EQ_INT(c.timeout, 30);
+	T_EQ_INT(c.max_devices, 24);
+	T_EQ_INT(c.userpresence, -1);
+	T_TRUE(!c.debug && !c.nouserok && !c.alwaysok);
+	T_EQ_STR(c.prompt, "Insert your U2F device, then press ENTER.");
+	T_EQ_STR(c.cue_prompt, "Please touch the device.");
+	conf_free(&c);
+	free(text);
+}
+
+static void
+t_setup(void)
+{
+	T_TRUE(mkdtemp(tmpdir) != NULL);
+}
+
+static void
+t_cleanup(void)
+{
+	static const char *names[] = { "all.conf", "bad.conf", "target.conf",
+	    "link.conf", "group.conf", "world.conf", "owner.conf",
+	    "big.conf" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unlink(tmpfile_path(names[i]));
+	T_TRUE(rmdir(tmpdir) == 0);
+}
+
+TEST_MAIN(TEST(t_setup), TEST(t_roundtrip_all), TEST(t_roundtrip_each),
+    TEST(t_key_names), TEST(t_default_path), TEST(t_empty_and_comments),
+    TEST(t_unknown_key), TEST(t_wrong_type), TEST(t_decimal_only),
+    TEST(t_out_of_range), TEST(t_bad_strings), TEST(t_long_string),
+    TEST(t_devices), TEST(t_bad_device), TEST(t_too_many_devices),
+    TEST(t_bare_flags), TEST(t_duplicate), TEST(t_syntax), TEST(t_dropped_bytes), TEST(t_nul_and_env), TEST(t_errbuf),
+    TEST(t_file_roundtrip), TEST(t_file_parse_error), TEST(t_missing),
+    TEST(t_symlink), TEST(t_writable), TEST(t_owner), TEST(t_not_regular),
+    TEST(t_too_big), TEST(t_threads), TEST(t_example), TEST(t_cleanup))
