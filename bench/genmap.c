@@ -33,7 +33,8 @@ gen_b64_encode(const uint8_t *in, size_t len, char *out)
 	uint32_t v;
 
 	for (i = 0; i + 2 < len; i += 3) {
-		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
+		v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 |
+		    in[i + 2];
 		out[o++] = gen_b64[v >> 18 & 63];
 		out[o++] = gen_b64[v >> 12 & 63];
 		out[o++] = gen_b64[v >> 6 & 63];
@@ -103,7 +104,8 @@ main(int argc, char **argv)
 		}
 		putchar('\n');
 	} else {
-		fprintf(stderr, "usage: genmap lines N PK | "
+		fprintf(stderr,
+		    "usage: genmap lines N PK | "
 		    "genmap user NAME K PK\n");
 		return 2;
 	}

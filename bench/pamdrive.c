@@ -26,18 +26,18 @@ struct drive_name {
 };
 
 static const struct drive_name drive_names[] = {
-	{ PAM_SUCCESS, "PAM_SUCCESS" },
-	{ PAM_AUTH_ERR, "PAM_AUTH_ERR" },
-	{ PAM_AUTHINFO_UNAVAIL, "PAM_AUTHINFO_UNAVAIL" },
-	{ PAM_USER_UNKNOWN, "PAM_USER_UNKNOWN" },
-	{ PAM_IGNORE, "PAM_IGNORE" },
-	{ PAM_SERVICE_ERR, "PAM_SERVICE_ERR" },
-	{ PAM_SYSTEM_ERR, "PAM_SYSTEM_ERR" },
-	{ PAM_BUF_ERR, "PAM_BUF_ERR" },
-	{ PAM_CRED_INSUFFICIENT, "PAM_CRED_INSUFFICIENT" },
-	{ PAM_MAXTRIES, "PAM_MAXTRIES" },
-	{ PAM_ABORT, "PAM_ABORT" },
-	{ PAM_CONV_ERR, "PAM_CONV_ERR" },
+    {PAM_SUCCESS, "PAM_SUCCESS"},
+    {PAM_AUTH_ERR, "PAM_AUTH_ERR"},
+    {PAM_AUTHINFO_UNAVAIL, "PAM_AUTHINFO_UNAVAIL"},
+    {PAM_USER_UNKNOWN, "PAM_USER_UNKNOWN"},
+    {PAM_IGNORE, "PAM_IGNORE"},
+    {PAM_SERVICE_ERR, "PAM_SERVICE_ERR"},
+    {PAM_SYSTEM_ERR, "PAM_SYSTEM_ERR"},
+    {PAM_BUF_ERR, "PAM_BUF_ERR"},
+    {PAM_CRED_INSUFFICIENT, "PAM_CRED_INSUFFICIENT"},
+    {PAM_MAXTRIES, "PAM_MAXTRIES"},
+    {PAM_ABORT, "PAM_ABORT"},
+    {PAM_CONV_ERR, "PAM_CONV_ERR"},
 };
 
 static const char *
@@ -64,8 +64,8 @@ drive_free_resp(struct pam_response *resp, int n)
 }
 
 static int
-drive_conv(int n, const struct pam_message **msg, struct pam_response **out,
-    void *arg)
+drive_conv(
+    int n, const struct pam_message **msg, struct pam_response **out, void *arg)
 {
 	struct pam_response *resp = NULL;
 	const int *verbose = arg;
@@ -95,8 +95,8 @@ drive_conv(int n, const struct pam_message **msg, struct pam_response **out,
 /* One transaction: 0 for PAM_SUCCESS, 1 for another result, 2 if PAM
  * could not start. */
 static int
-drive_once(const char *confdir, const char *service, const char *user,
-    int *verbose)
+drive_once(
+    const char *confdir, const char *service, const char *user, int *verbose)
 {
 	pam_handle_t *pamh = NULL;
 	struct pam_conv conv;
@@ -126,9 +126,10 @@ main(int argc, char **argv)
 
 	if (argc == 5)
 		count = strtol(argv[4], &end, 10);
-	if ((argc != 4 && argc != 5) || (end != NULL && (*end != '\0' ||
-	    count < 1 || count > 1000))) {
-		fprintf(stderr, "usage: pamdrive CONFDIR SERVICE USER "
+	if ((argc != 4 && argc != 5) ||
+	    (end != NULL && (*end != '\0' || count < 1 || count > 1000))) {
+		fprintf(stderr,
+		    "usage: pamdrive CONFDIR SERVICE USER "
 		    "[COUNT]\n");
 		return 2;
 	}

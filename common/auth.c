@@ -7,8 +7,8 @@
 #include "auth.h"
 #include "err.h"
 
-#define AUTH_PROBE_MS 3000	/* a check-only probe needs no touch */
-#define AUTH_SLICE_MS 20	/* time given to one device per round */
+#define AUTH_PROBE_MS 3000 /* a check-only probe needs no touch */
+#define AUTH_SLICE_MS 20   /* time given to one device per round */
 
 /* Per-device candidates: the credentials this device may hold, in order;
  * `next` is the one being asked for, `active` false once it is out. */
@@ -17,6 +17,8 @@ struct auth_slot {
 	size_t ncand;
 	size_t next;
 	int active;
+	/* The first device error other than "not mine". */
+	int err;
 };
 
 static const char *
@@ -35,11 +37,14 @@ auth_check_creds(const struct auth_req *req)
 	for (i = 0; i < req->ncreds; i++) {
 		const struct cred *c = &req->creds[i];
 
-		if (c->type != COSE_ES256 || (c->flags & (CRED_PIN |
-		    CRED_VERIFICATION | CRED_RESIDENT))) {
-			log_msg(req->log, "%s: credential %zu needs FIDO2 "
+		if (c->type != COSE_ES256 ||
+		    (c->flags &
+			(CRED_PIN | CRED_VERIFICATION | CRED_RESIDENT))) {
+			log_msg(req->log,
+			    "%s: credential %zu needs FIDO2 "
 			    "(type, pin, verification or resident key): not "
-			    "supported", __func__, i + 1);
+			    "supported",
+			    __func__, i + 1);
 			return ERR_UNSUPPORTED;
 		}
 	}
@@ -67,9 +72,10 @@ auth_probe_dev(struct dev *d, const struct auth_req *req, int64_t deadline,
 		if (r == ERR_OK)
 			slot->cand[slot->ncand++] = i;
 		else if (r != ERR_WRONG_KH) {
-			log_msg(req->log, "%s: %s: probe failed: %s",
-			    __func__, dev_path(d), err_str(r));
+			log_msg(req->log, "%s: %s: probe failed: %s", __func__,
+			    dev_path(d), err_str(r));
 			slot->ncand = 0;
+			slot->err = r;
 			return r;
 		}
 	}
@@ -99,8 +105,10 @@ auth_begin(struct dev *d, const struct auth_req *req, struct auth_slot *slot,
 			res->presence_requests++;
 			return ERR_OK;
 		}
-		log_msg(req->log, "%s: %s: %s", __func__, dev_path(d),
-		    err_str(r));
+		log_msg(
+		    req->log, "%s: %s: %s", __func__, dev_path(d), err_str(r));
+		if (r != ERR_WRONG_KH && slot->err == ERR_OK)
+			slot->err = r;
 		slot->next++;
 	}
 	slot->active = 0;
@@ -186,6 +194,11 @@ auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
 	for (i = 0; i < ndevs; i++)
 		(void)auth_probe_dev(devs[i], req, deadline, &slots[i]);
 	r = auth_wait(devs, ndevs, req, slots, res, deadline);
+	/* "No key holds it" only if no device failed: a device that broke
+	 * or went away is named instead. */
+	for (i = 0; r == ERR_WRONG_KH && i < ndevs; i++)
+		if (slots[i].err != ERR_OK)
+			r = slots[i].err;
 	for (i = 0; i < ndevs; i++)
 		free(slots[i].cand);
 	free(slots);
@@ -205,8 +218,8 @@ auth_reg_round(struct dev **devs, size_t ndevs, int *active,
 		if (!active[i])
 			continue;
 		ms = util_ms_left(deadline);
-		r = dev_register_poll(devs[i], out,
-		    ms < AUTH_SLICE_MS ? ms : AUTH_SLICE_MS);
+		r = dev_register_poll(
+		    devs[i], out, ms < AUTH_SLICE_MS ? ms : AUTH_SLICE_MS);
 		if (r == ERR_OK) {
 			*dev_index = i;
 			active[i] = 0;
@@ -244,8 +257,8 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 			    err_str(r));
 	}
 	do {
-		r = auth_reg_round(devs, ndevs, active, out, dev_index, lg,
-		    deadline);
+		r = auth_reg_round(
+		    devs, ndevs, active, out, dev_index, lg, deadline);
 	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
 	for (i = 0; i < ndevs; i++)
 		if (active[i])

@@ -13,11 +13,11 @@
 struct auth_req {
 	const struct cred *creds;
 	size_t ncreds;
-	const char *origin;	/* rp id for current-format credentials */
-	const char *appid;	/* rp id for CRED_APPID credentials */
-	bool presence;		/* require the presence flag */
-	bool nodetect;		/* skip the check-only probe */
-	int timeout_ms;		/* for the touch */
+	const char *origin; /* rp id for current-format credentials */
+	const char *appid;  /* rp id for CRED_APPID credentials */
+	bool presence;      /* require the presence flag */
+	bool nodetect;      /* skip the check-only probe */
+	int timeout_ms;     /* for the touch */
 	const struct log *log;
 	/* Called once, after the probe found a key holding a credential
 	 * and before waiting for the touch (the "cue"). May be NULL. */
@@ -26,10 +26,10 @@ struct auth_req {
 };
 
 struct auth_result {
-	size_t cred_index;	/* which credential signed */
-	size_t dev_index;	/* on which device */
+	size_t cred_index; /* which credential signed */
+	size_t dev_index;  /* on which device */
 	struct assertion assertion;
-	size_t presence_requests;	/* requests sent that needed a touch */
+	size_t presence_requests; /* requests sent that needed a touch */
 };
 
 /* Probe every credential on every device (check-only), then wait for a
@@ -56,5 +56,11 @@ int auth_open_all(const char *const *paths, size_t npaths, size_t max,
     const struct log *lg, int ms, struct dev ***devs, size_t *ndevs,
     int *first_err);
 void auth_close_all(struct dev **devs, size_t ndevs);
+/* auth_open_all through a chosen transport backend; logs (to lg) which
+ * one is in use. libu2f-host discovers devices itself: explicit paths
+ * with it are ERR_UNSUPPORTED. */
+int auth_open_backend(enum dev_backend b, const char *const *paths,
+    size_t npaths, size_t max, const struct log *lg, int ms, struct dev ***devs,
+    size_t *ndevs, int *first_err);
 
 #endif

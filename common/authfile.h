@@ -45,11 +45,40 @@
  * - user "" or containing ':', '\r' or '\n' is ERR_INVAL. */
 int authfile_find(const char *buf, size_t len, const char *user,
     struct cred **creds, size_t *n, size_t *bad_line);
+/* The same search fed piece by piece (a file read in bounded chunks):
+ * authfile_scan_init (ERR_INVAL for a bad user name), then
+ * authfile_scan_lines with each piece in file order, every piece made of
+ * whole lines (only the last piece may lack its final '\n'), then
+ * authfile_scan_end, which returns what authfile_find would have
+ * returned for the concatenation of the pieces, with the same *bad_line,
+ * and frees everything on failure (called again, or with NULL outputs,
+ * it only frees). The first error is sticky: authfile_scan_lines returns
+ * it again and reads nothing more. authfile_scan_lines_nt is the same
+ * for a piece with buf[len] == '\0' (ERR_INVAL otherwise), cheaper per
+ * line: one pass finds both the end of a line and any NUL byte in it
+ * (128 bytes at a time with AVX2), and other users' lines are told apart
+ * without a call. */
+struct authfile_scan {
+	const char *user;
+	size_t ulen;
+	size_t lineno;
+	size_t bad_line;
+	struct cred *creds;
+	size_t n;
+	int found;
+	int err;
+};
+int authfile_scan_init(struct authfile_scan *sc, const char *user);
+int authfile_scan_lines(struct authfile_scan *sc, const char *buf, size_t len);
+int authfile_scan_lines_nt(
+    struct authfile_scan *sc, const char *buf, size_t len);
+int authfile_scan_end(
+    struct authfile_scan *sc, struct cred **creds, size_t *n, size_t *bad_line);
 /* Parse one line without its newline (no comment or blank handling; a
  * trailing '\r' is part of the line); *user is malloc'd. ERR_PARSE for a
  * NUL byte, no ':' or an empty user name. */
-int authfile_parse_line(const char *line, size_t len, char **user,
-    struct cred **creds, size_t *n);
+int authfile_parse_line(
+    const char *line, size_t len, char **user, struct cred **creds, size_t *n);
 /* "KH,PK,es256,+presence" in the current format; caller frees. Options
  * in the order +presence+verification+pin; CRED_RESIDENT writes "*".
  * ERR_INVAL for a credential the current format cannot hold (CRED_APPID,
@@ -58,7 +87,7 @@ int authfile_format_cred(const struct cred *c, char **out);
 /* "user:cred1:cred2" in the current format, no newline; "user:" when
  * n == 0. ERR_INVAL for a user name that would not parse back (empty,
  * with ':', '\r' or '\n', or starting a comment or blank line). */
-int authfile_format_line(const char *user, const struct cred *creds,
-    size_t n, char **out);
+int authfile_format_line(
+    const char *user, const struct cred *creds, size_t n, char **out);
 
 #endif

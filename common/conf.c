@@ -16,7 +16,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,72 +31,66 @@
 #define PAM_U2F_CONF_DEFAULT "/etc/security/pam_u2f.conf"
 #endif
 
-#define CONF_CTX_OPT "pam_u2f conf ctx"	/* hidden; see above */
+#define CONF_CTX_OPT "pam_u2f conf ctx" /* hidden; see above */
 #define CONF_MSG_MAX 512
-#define CONF_QUOTE_MAX 64		/* bytes of a value shown in a message */
+#define CONF_QUOTE_MAX 64    /* bytes of a value shown in a message */
+#define CONF_KEY_ECHO_MAX 32 /* bytes of an unknown key shown */
 #define CONF_INT_DIGITS 12
 
 enum conf_type { CT_BOOL, CT_INT, CT_STR, CT_LIST };
 
 enum conf_check {
-	CK_NONE,	/* numbers and booleans */
-	CK_NONEMPTY,	/* a string that may not be empty */
-	CK_EMPTY_OK,	/* authpending_file: "" disables it */
-	CK_DEBUG_FILE,	/* "stderr", "syslog" or an absolute path */
-	CK_DEVICE	/* "/dev/..." or "unix:/..." */
+	CK_NONE,       /* numbers and booleans */
+	CK_NONEMPTY,   /* a string that may not be empty */
+	CK_EMPTY_OK,   /* authpending_file: "" disables it */
+	CK_DEBUG_FILE, /* "stderr", "syslog" or an absolute path */
+	CK_DEVICE      /* "/dev/..." or "unix:/..." */
 };
 
 struct conf_def {
 	const char *name;
 	enum conf_type type;
 	enum conf_check check;
-	long min, max;		/* CT_INT */
-	size_t off;		/* field in struct conf */
+	long min, max; /* CT_INT */
+	size_t off;    /* field in struct conf */
 };
 
 #define OFF(f) offsetof(struct conf, f)
 
 /* Indexed by enum conf_key. */
 static const struct conf_def conf_defs[CONF_NKEYS] = {
-	[CONF_DEBUG] = { "debug", CT_BOOL, CK_NONE, 0, 0, OFF(debug) },
-	[CONF_DEBUG_FILE] = { "debug_file", CT_STR, CK_DEBUG_FILE, 0, 0,
-	    OFF(debug_file) },
-	[CONF_ORIGIN] = { "origin", CT_STR, CK_NONEMPTY, 0, 0, OFF(origin) },
-	[CONF_APPID] = { "appid", CT_STR, CK_NONEMPTY, 0, 0, OFF(appid) },
-	[CONF_AUTHFILE] = { "authfile", CT_STR, CK_NONEMPTY, 0, 0,
-	    OFF(authfile) },
-	[CONF_EXPAND] = { "expand", CT_BOOL, CK_NONE, 0, 0, OFF(expand) },
-	[CONF_AUTHPENDING_FILE] = { "authpending_file", CT_STR, CK_EMPTY_OK,
-	    0, 0, OFF(authpending_file) },
-	[CONF_NOUSEROK] = { "nouserok", CT_BOOL, CK_NONE, 0, 0,
-	    OFF(nouserok) },
-	[CONF_OPENASUSER] = { "openasuser", CT_BOOL, CK_NONE, 0, 0,
-	    OFF(openasuser) },
-	[CONF_ALWAYSOK] = { "alwaysok", CT_BOOL, CK_NONE, 0, 0,
-	    OFF(alwaysok) },
-	[CONF_MAX_DEVICES] = { "max_devices", CT_INT, CK_NONE,
-	    CONF_MAX_DEVICES_MIN, CONF_MAX_DEVICES_MAX, OFF(max_devices) },
-	[CONF_INTERACTIVE] = { "interactive", CT_BOOL, CK_NONE, 0, 0,
-	    OFF(interactive) },
-	[CONF_PROMPT] = { "prompt", CT_STR, CK_NONEMPTY, 0, 0, OFF(prompt) },
-	[CONF_MANUAL] = { "manual", CT_BOOL, CK_NONE, 0, 0, OFF(manual) },
-	[CONF_CUE] = { "cue", CT_BOOL, CK_NONE, 0, 0, OFF(cue) },
-	[CONF_CUE_PROMPT] = { "cue_prompt", CT_STR, CK_NONEMPTY, 0, 0,
-	    OFF(cue_prompt) },
-	[CONF_NODETECT] = { "nodetect", CT_BOOL, CK_NONE, 0, 0,
-	    OFF(nodetect) },
-	[CONF_USERPRESENCE] = { "userpresence", CT_INT, CK_NONE, -1, 1,
-	    OFF(userpresence) },
-	[CONF_USERVERIFICATION] = { "userverification", CT_INT, CK_NONE, -1,
-	    1, OFF(userverification) },
-	[CONF_PINVERIFICATION] = { "pinverification", CT_INT, CK_NONE, -1, 1,
-	    OFF(pinverification) },
-	[CONF_SSHFORMAT] = { "sshformat", CT_BOOL, CK_NONE, 0, 0,
-	    OFF(sshformat) },
-	[CONF_TIMEOUT] = { "timeout", CT_INT, CK_NONE, CONF_TIMEOUT_MIN,
-	    CONF_TIMEOUT_MAX, OFF(timeout) },
-	[CONF_DEVICES] = { "devices", CT_LIST, CK_DEVICE, 0, 0,
-	    OFF(devices) },
+    [CONF_DEBUG] = {"debug", CT_BOOL, CK_NONE, 0, 0, OFF(debug)},
+    [CONF_DEBUG_FILE] = {"debug_file", CT_STR, CK_DEBUG_FILE, 0, 0,
+	OFF(debug_file)},
+    [CONF_ORIGIN] = {"origin", CT_STR, CK_NONEMPTY, 0, 0, OFF(origin)},
+    [CONF_APPID] = {"appid", CT_STR, CK_NONEMPTY, 0, 0, OFF(appid)},
+    [CONF_AUTHFILE] = {"authfile", CT_STR, CK_NONEMPTY, 0, 0, OFF(authfile)},
+    [CONF_EXPAND] = {"expand", CT_BOOL, CK_NONE, 0, 0, OFF(expand)},
+    [CONF_AUTHPENDING_FILE] = {"authpending_file", CT_STR, CK_EMPTY_OK, 0, 0,
+	OFF(authpending_file)},
+    [CONF_NOUSEROK] = {"nouserok", CT_BOOL, CK_NONE, 0, 0, OFF(nouserok)},
+    [CONF_OPENASUSER] = {"openasuser", CT_BOOL, CK_NONE, 0, 0, OFF(openasuser)},
+    [CONF_ALWAYSOK] = {"alwaysok", CT_BOOL, CK_NONE, 0, 0, OFF(alwaysok)},
+    [CONF_MAX_DEVICES] = {"max_devices", CT_INT, CK_NONE, CONF_MAX_DEVICES_MIN,
+	CONF_MAX_DEVICES_MAX, OFF(max_devices)},
+    [CONF_INTERACTIVE] = {"interactive", CT_BOOL, CK_NONE, 0, 0,
+	OFF(interactive)},
+    [CONF_PROMPT] = {"prompt", CT_STR, CK_NONEMPTY, 0, 0, OFF(prompt)},
+    [CONF_MANUAL] = {"manual", CT_BOOL, CK_NONE, 0, 0, OFF(manual)},
+    [CONF_CUE] = {"cue", CT_BOOL, CK_NONE, 0, 0, OFF(cue)},
+    [CONF_CUE_PROMPT] = {"cue_prompt", CT_STR, CK_NONEMPTY, 0, 0,
+	OFF(cue_prompt)},
+    [CONF_NODETECT] = {"nodetect", CT_BOOL, CK_NONE, 0, 0, OFF(nodetect)},
+    [CONF_USERPRESENCE] = {"userpresence", CT_INT, CK_NONE, -1, 1,
+	OFF(userpresence)},
+    [CONF_USERVERIFICATION] = {"userverification", CT_INT, CK_NONE, -1, 1,
+	OFF(userverification)},
+    [CONF_PINVERIFICATION] = {"pinverification", CT_INT, CK_NONE, -1, 1,
+	OFF(pinverification)},
+    [CONF_SSHFORMAT] = {"sshformat", CT_BOOL, CK_NONE, 0, 0, OFF(sshformat)},
+    [CONF_TIMEOUT] = {"timeout", CT_INT, CK_NONE, CONF_TIMEOUT_MIN,
+	CONF_TIMEOUT_MAX, OFF(timeout)},
+    [CONF_DEVICES] = {"devices", CT_LIST, CK_DEVICE, 0, 0, OFF(devices)},
 };
 
 /* One parse. Reached from libconfuse's callbacks through the hidden
@@ -107,8 +100,8 @@ struct conf_ctx {
 	const char *path;
 	char *errbuf;
 	size_t errlen;
-	bool failed;			/* errbuf holds the first error */
-	int line[CONF_NKEYS];		/* where each key was set, 0: not */
+	bool failed;          /* errbuf holds the first error */
+	int line[CONF_NKEYS]; /* where each key was set, 0: not */
 };
 
 static pthread_mutex_t conf_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -148,21 +141,62 @@ conf_set_error(struct conf_ctx *ctx, int line, const char *msg)
 	if (ctx->failed || ctx->errlen == 0)
 		return;
 	if (line > 0)
-		snprintf(ctx->errbuf, ctx->errlen, "%s:%d: %s", ctx->path,
-		    line, msg);
+		snprintf(ctx->errbuf, ctx->errlen, "%s:%d: %s", ctx->path, line,
+		    msg);
 	else
 		snprintf(ctx->errbuf, ctx->errlen, "%s: %s", ctx->path, msg);
 	ctx->failed = true;
 }
 
+/* Is a token from the file fit to be echoed in a log line? Key names and
+ * punctuation are; anything else (say, a line of /etc/shadow named by a
+ * mistaken conf=) is not. */
+static bool
+conf_echo_ok(const char *tok)
+{
+	size_t i, n = strlen(tok);
+
+	if (n == 1)
+		return true;
+	if (n == 0 || n > CONF_KEY_ECHO_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((tok[i] >= 'a' && tok[i] <= 'z') ||
+			(tok[i] >= 'A' && tok[i] <= 'Z') ||
+			(tok[i] >= '0' && tok[i] <= '9') || tok[i] == '_' ||
+			tok[i] == '-'))
+			return false;
+	return true;
+}
+
+/* libconfuse's own messages ("no such option '%s'", "unexpected token
+ * '%s'") quote a token of the file: it is dropped unless conf_echo_ok. Our
+ * callbacks' messages (more than one conversion) quote values through
+ * conf_quote already. */
+static void conf_cb_error(cfg_t *cfg, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
 static void
 conf_cb_error(cfg_t *cfg, const char *fmt, va_list ap)
 {
 	struct conf_ctx *ctx = conf_ctx_of(cfg);
-	char msg[CONF_MSG_MAX];
+	char msg[CONF_MSG_MAX], shown[CONF_MSG_MAX];
+	const char *conv = strstr(fmt, "%s"), *tok;
+	va_list aq;
 
 	if (ctx == NULL)
 		return;
+	if (conv != NULL && strchr(fmt, '%') == conv &&
+	    strchr(conv + 2, '%') == NULL) {
+		va_copy(aq, ap);
+		tok = va_arg(aq, const char *);
+		va_end(aq);
+		snprintf(shown, sizeof(shown), "%.*s%s%s", (int)(conv - fmt),
+		    fmt, tok != NULL && conf_echo_ok(tok) ? tok : "(not shown)",
+		    conv + 2);
+		conf_set_error(ctx, cfg->line, shown);
+		return;
+	}
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	conf_set_error(ctx, cfg->line, msg);
 }
@@ -282,8 +316,8 @@ conf_cb_str(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 	if (d == NULL || value == NULL)
 		return -1;
 	if (d->type == CT_LIST && cfg_opt_size(opt) > CONF_DEVICES_MAX) {
-		cfg_error(cfg, "%s: more than %d entries", d->name,
-		    CONF_DEVICES_MAX);
+		cfg_error(
+		    cfg, "%s: more than %d entries", d->name, CONF_DEVICES_MAX);
 		return -1;
 	}
 	if ((why = conf_str_problem(d, value)) != NULL) {
@@ -347,8 +381,10 @@ conf_schema(cfg_opt_t *opts, struct conf_ctx *ctx)
 			break;
 		case CT_LIST:
 			opts[i].flags |= CFGF_LIST;
-			opts[i].validcb = NULL;	/* called per element */
-			/* FALLTHROUGH */
+			opts[i].validcb = NULL; /* called per element */
+			opts[i].type = CFGT_STR;
+			opts[i].parsecb = conf_cb_str;
+			break;
 		case CT_STR:
 			opts[i].type = CFGT_STR;
 			opts[i].parsecb = conf_cb_str;
@@ -379,14 +415,14 @@ enum scan_state { SC_TEXT, SC_DQ, SC_SQ, SC_COMMENT };
 struct scan {
 	enum scan_state st;
 	int line;
-	int depth;		/* open braces */
-	const char *why;	/* the problem found, or NULL */
-	char *out;		/* the copy for libconfuse */
+	int depth;       /* open braces */
+	const char *why; /* the problem found, or NULL */
+	char *out;       /* the copy for libconfuse */
 	size_t olen;
-	size_t bol;		/* where the current line starts in out */
+	size_t bol; /* where the current line starts in out */
 };
 
-#define SCAN_GROWTH 3	/* "cue\n" (4 bytes) becomes 11 */
+#define SCAN_GROWTH 3 /* "cue\n" (4 bytes) becomes 11 */
 
 /* One byte in plain text. */
 static void
@@ -413,7 +449,7 @@ scan_text(struct scan *sc, const char *p, size_t i, size_t len)
 		sc->why = "stray carriage return";
 	else if (c == '$' && next == '{')
 		sc->why = "\"${\" is not allowed (no environment variable "
-		    "substitution)";
+			  "substitution)";
 }
 
 /* Returns how many extra bytes belong to this one (an escape). */
@@ -460,8 +496,8 @@ scan_eol(struct scan *sc)
 		return;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
-	    end[-1] == '\r'))
+	while (
+	    end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		end--;
 	n = (size_t)(end - p);
 	for (k = 0; k < CONF_NKEYS; k++)
@@ -478,7 +514,7 @@ scan_eol(struct scan *sc)
 static int
 conf_prepare(struct conf_ctx *ctx, const char *buf, size_t len, char **out)
 {
-	struct scan sc = { SC_TEXT, 1, 0, NULL, NULL, 0, 0 };
+	struct scan sc = {SC_TEXT, 1, 0, NULL, NULL, 0, 0};
 	size_t i, j, extra;
 
 	*out = NULL;
@@ -493,8 +529,10 @@ conf_prepare(struct conf_ctx *ctx, const char *buf, size_t len, char **out)
 		}
 		extra = scan_byte(&sc, buf, i, len);
 		for (j = 0; j <= extra; j++)
-			sc.out[sc.olen++] = sc.st == SC_COMMENT &&
-			    buf[i + j] != '\n' ? ' ' : buf[i + j];
+			sc.out[sc.olen++] =
+			    sc.st == SC_COMMENT && buf[i + j] != '\n'
+			    ? ' '
+			    : buf[i + j];
 		if (buf[i] == '\n')
 			sc.bol = sc.olen;
 	}
@@ -551,12 +589,12 @@ conf_extract(cfg_t *cfg, struct conf *out)
 			break;
 		case CT_STR:
 			if ((*(char **)(void *)(base + d->off) =
-			    strdup(cfg_getstr(cfg, d->name))) == NULL)
+				    strdup(cfg_getstr(cfg, d->name))) == NULL)
 				return ERR_NOMEM;
 			break;
 		case CT_LIST:
 			if (conf_take_list(cfg, d->name, &out->devices,
-			    &out->ndevices) != ERR_OK)
+				&out->ndevices) != ERR_OK)
 				return ERR_NOMEM;
 			break;
 		}
@@ -571,7 +609,7 @@ conf_parse(struct conf_ctx *ctx, const char *buf, struct conf *out)
 {
 	cfg_opt_t opts[CONF_NKEYS + 2];
 	cfg_t *cfg = NULL;
-	int r, rc;
+	int r;
 
 	conf_schema(opts, ctx);
 	if (pthread_mutex_lock(&conf_mutex) != 0) {
@@ -583,7 +621,7 @@ conf_parse(struct conf_ctx *ctx, const char *buf, struct conf *out)
 		goto fail;
 	}
 	cfg_set_error_function(cfg, conf_cb_error);
-	if ((rc = cfg_parse_buf(cfg, buf)) != CFG_SUCCESS || ctx->failed) {
+	if (cfg_parse_buf(cfg, buf) != CFG_SUCCESS || ctx->failed) {
 		conf_set_error(ctx, 0, "cannot be parsed");
 		r = ERR_CONFIG;
 		goto fail;
@@ -600,9 +638,9 @@ fail:
 static int
 conf_read(struct conf_ctx *ctx, bool explicit_path, char **buf, size_t *len)
 {
-	const struct safefile_policy pol = { 0, CONF_MAX_SIZE };
+	const struct safefile_policy pol = {0, CONF_MAX_SIZE};
 	const char *why = NULL;
-	char msg[CONF_MSG_MAX];
+	char msg[CONF_MSG_MAX], eb[CONF_MSG_MAX];
 	int r;
 
 	r = safefile_read(ctx->path, &pol, buf, len, &why);
@@ -611,12 +649,12 @@ conf_read(struct conf_ctx *ctx, bool explicit_path, char **buf, size_t *len)
 	switch (r) {
 	case ERR_OK:
 		return ERR_OK;
-	case ERR_FILE:
-		conf_set_error(ctx, 0, strerror(errno));
+	case ERR_FILE: /* strerror is not thread-safe; GNU strerror_r */
+		conf_set_error(ctx, 0, strerror_r(errno, eb, sizeof(eb)));
 		return r;
 	case ERR_TOO_BIG:
-		snprintf(msg, sizeof(msg), "refused: the file is larger than "
-		    "%d bytes", CONF_MAX_SIZE);
+		snprintf(msg, sizeof(msg),
+		    "refused: the file is larger than %d bytes", CONF_MAX_SIZE);
 		break;
 	case ERR_FILE_UNSAFE:
 		if (why != NULL && strcmp(why, "is owned by another user") == 0)
@@ -648,8 +686,8 @@ conf_ctx_init(struct conf_ctx *ctx, const char *path, struct conf *out,
 
 /* Everything after the file checks. buf[len] need not be NUL. */
 static int
-conf_parse_ctx(struct conf_ctx *ctx, const char *buf, size_t len,
-    struct conf *out)
+conf_parse_ctx(
+    struct conf_ctx *ctx, const char *buf, size_t len, struct conf *out)
 {
 	char *copy = NULL;
 	int r;
@@ -661,8 +699,8 @@ conf_parse_ctx(struct conf_ctx *ctx, const char *buf, size_t len,
 }
 
 int
-conf_parse_mem(const char *name, const char *buf, size_t len,
-    struct conf *out, char *errbuf, size_t errlen)
+conf_parse_mem(const char *name, const char *buf, size_t len, struct conf *out,
+    char *errbuf, size_t errlen)
 {
 	struct conf_ctx ctx;
 	int r;
@@ -670,15 +708,14 @@ conf_parse_mem(const char *name, const char *buf, size_t len,
 	if (out == NULL || name == NULL || (buf == NULL && len > 0))
 		return ERR_INVAL;
 	conf_ctx_init(&ctx, name, out, errbuf, errlen);
-	if ((r = conf_parse_ctx(&ctx, len > 0 ? buf : "", len, out)) !=
-	    ERR_OK)
+	if ((r = conf_parse_ctx(&ctx, len > 0 ? buf : "", len, out)) != ERR_OK)
 		conf_free(out);
 	return r;
 }
 
 int
-conf_load(const char *path, bool explicit_path, struct conf *out,
-    char *errbuf, size_t errlen)
+conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
+    size_t errlen)
 {
 	struct conf_ctx ctx;
 	char *buf = NULL;

@@ -20,13 +20,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONF_MAX_SIZE (64 * 1024)	/* bytes */
-#define CONF_TIMEOUT_MIN 1		/* seconds, as timeout= */
+#define CONF_MAX_SIZE (64 * 1024) /* bytes */
+#define CONF_TIMEOUT_MIN 1        /* seconds, as timeout= */
 #define CONF_TIMEOUT_MAX 3600
-#define CONF_MAX_DEVICES_MIN 0		/* as max_devices=: 0 is the default */
+#define CONF_MAX_DEVICES_MIN 0 /* as max_devices=: 0 is the default */
 #define CONF_MAX_DEVICES_MAX 1024
-#define CONF_DEVICES_MAX 1024		/* entries in the devices list */
-#define CONF_STRING_MAX 4096		/* bytes in one string value */
+#define CONF_DEVICES_MAX 1024 /* entries in the devices list */
+#define CONF_STRING_MAX 4096  /* bytes in one string value */
 
 /* One key per file setting; the names are those of the module arguments. */
 enum conf_key {
@@ -59,30 +59,30 @@ enum conf_key {
 /* What the file set. A field is meaningful only if its key's bit is in
  * set; strings are malloc'd and owned by the struct. */
 struct conf {
-	uint32_t set;		/* 1u << key for every key the file set */
+	uint32_t set; /* 1u << key for every key the file set */
 	bool debug;
-	char *debug_file;	/* "stderr", "syslog" or an absolute path */
+	char *debug_file; /* "stderr", "syslog" or an absolute path */
 	char *origin;
 	char *appid;
 	char *authfile;
 	bool expand;
-	char *authpending_file;	/* "" disables the file */
+	char *authpending_file; /* "" disables the file */
 	bool nouserok;
 	bool openasuser;
 	bool alwaysok;
-	int max_devices;	/* 0..CONF_MAX_DEVICES_MAX; 0: the default */
+	int max_devices; /* 0..CONF_MAX_DEVICES_MAX; 0: the default */
 	bool interactive;
 	char *prompt;
 	bool manual;
 	bool cue;
 	char *cue_prompt;
 	bool nodetect;
-	int userpresence;	/* -1, 0 or 1 */
-	int userverification;	/* -1, 0 or 1 */
-	int pinverification;	/* -1, 0 or 1 */
+	int userpresence;     /* -1, 0 or 1 */
+	int userverification; /* -1, 0 or 1 */
+	int pinverification;  /* -1, 0 or 1 */
 	bool sshformat;
-	int timeout;		/* CONF_TIMEOUT_MIN..CONF_TIMEOUT_MAX */
-	char **devices;		/* "/dev/..." or "unix:/..." entries */
+	int timeout;    /* CONF_TIMEOUT_MIN..CONF_TIMEOUT_MAX */
+	char **devices; /* "/dev/..." or "unix:/..." entries */
 	size_t ndevices;
 };
 

@@ -9,19 +9,19 @@
 #define COSE_EDDSA (-8)
 #define COSE_RS256 (-257)
 
-#define CRED_PRESENCE 0x01	/* "+presence" */
-#define CRED_VERIFICATION 0x02	/* "+verification" (needs CTAP2) */
-#define CRED_PIN 0x04		/* "+pin" (needs CTAP2) */
-#define CRED_RESIDENT 0x08	/* key handle "*" (needs CTAP2) */
-#define CRED_APPID 0x10		/* old 1.0 format: signed under appid */
+#define CRED_PRESENCE 0x01     /* "+presence" */
+#define CRED_VERIFICATION 0x02 /* "+verification" (needs CTAP2) */
+#define CRED_PIN 0x04          /* "+pin" (needs CTAP2) */
+#define CRED_RESIDENT 0x08     /* key handle "*" (needs CTAP2) */
+#define CRED_APPID 0x10        /* old 1.0 format: signed under appid */
 
 struct cred {
-	uint8_t *kh;		/* key handle (owned) */
+	uint8_t *kh; /* key handle (owned) */
 	size_t kh_len;
-	uint8_t *pk;		/* public key (owned): es256 = 65-byte point */
+	uint8_t *pk; /* public key (owned): es256 = 65-byte point */
 	size_t pk_len;
-	int type;		/* COSE_* */
-	unsigned flags;		/* CRED_* */
+	int type;       /* COSE_* */
+	unsigned flags; /* CRED_* */
 };
 
 void cred_clear(struct cred *c);

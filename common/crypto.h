@@ -25,12 +25,11 @@ int crypto_es256_verify(const uint8_t point[65], const uint8_t *msg,
  * 00 || app || chal || kh || point. */
 int crypto_verify_u2f_register(const uint8_t *cert, size_t cert_len,
     const uint8_t app[32], const uint8_t chal[32], const uint8_t *kh,
-    size_t kh_len, const uint8_t point[65], const uint8_t *sig,
-    size_t sig_len);
+    size_t kh_len, const uint8_t point[65], const uint8_t *sig, size_t sig_len);
 /* U2F authentication: signature by the credential's key over
  * app || flags || counter (big endian) || chal. */
 int crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
-    uint8_t flags, uint32_t counter, const uint8_t chal[32],
-    const uint8_t *sig, size_t sig_len);
+    uint8_t flags, uint32_t counter, const uint8_t chal[32], const uint8_t *sig,
+    size_t sig_len);
 
 #endif

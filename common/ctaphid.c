@@ -320,10 +320,19 @@ ctaphid_xfer(struct ctaphid *ch, uint8_t cmd, const uint8_t *in, size_t inlen,
 	if (ch == NULL || outlen == NULL || ms < 0)
 		return ERR_INVAL;
 	deadline = util_now_ms() + ms;
-	if ((r = ctaphid_send(ch, cmd, in, inlen)) != ERR_OK)
-		return r;
-	return ctaphid_recv(
-	    ch, cmd, out, cap, outlen, util_ms_left(deadline), NULL);
+	for (;;) {
+		if ((r = ctaphid_send(ch, cmd, in, inlen)) != ERR_OK)
+			return r;
+		r = ctaphid_recv(
+		    ch, cmd, out, cap, outlen, util_ms_left(deadline), NULL);
+		/* Another program is talking to the device: try again a
+		 * little later, within the same deadline. */
+		if (r != ERR_HID_BUSY ||
+		    util_ms_left(deadline) < CTAPHID_BUSY_RETRY_MS)
+			return r;
+		log_msg(ch->log, "ctaphid_xfer: channel busy, retrying");
+		util_sleep_ms(CTAPHID_BUSY_RETRY_MS);
+	}
 }
 
 /* Parse a 17-byte INIT reply; ERR_PENDING when it answers another nonce. */

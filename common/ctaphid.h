@@ -23,8 +23,9 @@
 #define CTAPHID_CAP_CBOR 0x04
 #define CTAPHID_CAP_NMSG 0x08
 
-#define CTAPHID_MAX_MSG 7609	/* 57 + 128 * 59 with 64-byte reports */
+#define CTAPHID_MAX_MSG 7609 /* 57 + 128 * 59 with 64-byte reports */
 #define CTAPHID_BROADCAST 0xffffffffU
+#define CTAPHID_BUSY_RETRY_MS 25 /* wait before re-sending after BUSY */
 
 struct ctaphid {
 	const struct hid_io *io;
@@ -46,8 +47,8 @@ int ctaphid_open(const struct hid_io *io, const char *path, size_t report_in,
 void ctaphid_close(struct ctaphid **ch);
 
 /* Send one message (cmd with bit 7 set) on our channel. */
-int ctaphid_send(struct ctaphid *ch, uint8_t cmd, const uint8_t *data,
-    size_t len);
+int ctaphid_send(
+    struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len);
 /* Receive one message for cmd on our channel within ms milliseconds.
  * KEEPALIVE frames and frames for other channels are skipped until the
  * deadline; an ERROR frame becomes its ERR_HID_* code. Messages longer
@@ -55,7 +56,8 @@ int ctaphid_send(struct ctaphid *ch, uint8_t cmd, const uint8_t *data,
  * NULL it receives the last keepalive status seen (0 if none). */
 int ctaphid_recv(struct ctaphid *ch, uint8_t cmd, uint8_t *buf, size_t cap,
     size_t *len, int ms, uint8_t *keepalive);
-/* send + recv with the same deadline. */
+/* send + recv with the same deadline; a BUSY answer (another program is
+ * using the device) is retried within that deadline. */
 int ctaphid_xfer(struct ctaphid *ch, uint8_t cmd, const uint8_t *in,
     size_t inlen, uint8_t *out, size_t cap, size_t *outlen, int ms);
 

@@ -55,9 +55,8 @@ auth_open_found(const struct hid_devinfo *list, size_t n, size_t max,
 		r = dev_open(&list[i], lg, ms, &devs[*ndevs]);
 		if (r == ERR_OK) {
 			log_msg(lg, "%s: %s (%04x:%04x %s %s)", __func__,
-			    list[i].path, list[i].vendor_id,
-			    list[i].product_id, list[i].manufacturer,
-			    list[i].product);
+			    list[i].path, list[i].vendor_id, list[i].product_id,
+			    list[i].manufacturer, list[i].product);
 			(*ndevs)++;
 		} else
 			auth_note_err(first_err, r);
@@ -87,12 +86,41 @@ auth_open_all(const char *const *paths, size_t npaths, size_t max,
 		return ERR_NOMEM;
 	}
 	if (npaths > 0)
-		r = auth_open_paths(paths, npaths, max, lg, ms, set, ndevs,
-		    first_err);
+		r = auth_open_paths(
+		    paths, npaths, max, lg, ms, set, ndevs, first_err);
 	else
-		r = auth_open_found(list, n, max, lg, ms, set, ndevs,
-		    first_err);
+		r = auth_open_found(
+		    list, n, max, lg, ms, set, ndevs, first_err);
 	hid_devinfo_free(list, n);
 	*devs = set;
 	return r;
+}
+
+int
+auth_open_backend(enum dev_backend b, const char *const *paths, size_t npaths,
+    size_t max, const struct log *lg, int ms, struct dev ***devs, size_t *ndevs,
+    int *first_err)
+{
+	*devs = NULL;
+	*ndevs = 0;
+	if (b == DEV_BACKEND_NATIVE) {
+		log_msg(lg, "%s: transport backend: native", __func__);
+		return auth_open_all(
+		    paths, npaths, max, lg, ms, devs, ndevs, first_err);
+	}
+	if (b != DEV_BACKEND_LIBU2FHOST || dev_u2fh_version() == NULL) {
+		log_msg(lg, "%s: transport backend %s not built", __func__,
+		    dev_backend_name(b));
+		return ERR_UNSUPPORTED;
+	}
+	log_msg(lg, "%s: transport backend: libu2f-host %s", __func__,
+	    dev_u2fh_version());
+	if (npaths > 0) {
+		log_msg(lg,
+		    "%s: libu2f-host cannot open given device paths "
+		    "(it finds devices itself)",
+		    __func__);
+		return ERR_UNSUPPORTED;
+	}
+	return dev_u2fh_open_all(max, lg, ms, devs, ndevs, first_err);
 }

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HID_REPORT_MAX 64	/* largest report we accept */
-#define HID_REPORT_MIN 8	/* smallest report we accept */
+#define HID_REPORT_MAX 64 /* largest report we accept */
+#define HID_REPORT_MIN 8  /* smallest report we accept */
 
 struct hid_io {
 	/* Open path; on failure return NULL and set *err. */
@@ -24,13 +24,13 @@ struct hid_io {
 
 /* What we know of a discovered device, for choosing and for messages. */
 struct hid_devinfo {
-	char *path;		/* "/dev/hidraw3" or "unix:/run/tok.sock" */
+	char *path; /* "/dev/hidraw3" or "unix:/run/tok.sock" */
 	uint16_t vendor_id;
 	uint16_t product_id;
-	char *manufacturer;	/* may be "" but never NULL */
-	char *product;		/* may be "" but never NULL */
-	size_t report_in;	/* input report size from the descriptor */
-	size_t report_out;	/* output report size from the descriptor */
+	char *manufacturer; /* may be "" but never NULL */
+	char *product;      /* may be "" but never NULL */
+	size_t report_in;   /* input report size from the descriptor */
+	size_t report_out;  /* output report size from the descriptor */
 };
 
 void hid_devinfo_free(struct hid_devinfo *list, size_t n);

@@ -19,8 +19,16 @@ common_libcommon_la_SOURCES = \
 	common/sshkey.c common/sshkey.h \
 	common/conf.c common/conf.h
 common_libcommon_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
-	$(LIBCONFUSE_CFLAGS)
-common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS)
+	$(LIBCONFUSE_CFLAGS) $(LIBU2FHOST_CFLAGS)
+common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) \
+	$(LIBU2FHOST_LIBS)
+# The optional libu2f-host transport backend (--with-libu2f-host).
+if WITH_LIBU2F_HOST
+common_libcommon_la_SOURCES += common/dev_u2fh.c common/dev_u2fh.h
+common_libcommon_la_LIBADD += -lpthread
+else
+common_libcommon_la_SOURCES += common/dev_u2fh_none.c
+endif
 # The configuration file's default path follows --sysconfdir (conf.c).
 common_libcommon_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPAM_U2F_CONF_DEFAULT='"$(sysconfdir)/security/pam_u2f.conf"'

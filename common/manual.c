@@ -11,7 +11,7 @@
 #include "rbuf.h"
 #include "util.h"
 
-#define MANUAL_FIELD_MAX 4096	/* longest base64 line we decode */
+#define MANUAL_FIELD_MAX 4096 /* longest base64 line we decode */
 
 int
 manual_challenge(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
@@ -72,8 +72,8 @@ manual_b64(const char *line, uint8_t **out, size_t *outlen)
 
 /* A CBOR byte string (major type 2) holding exactly the U2F authdata. */
 static int
-manual_authdata(const uint8_t *cbor, size_t len,
-    uint8_t ad[MANUAL_AUTHDATA_LEN])
+manual_authdata(
+    const uint8_t *cbor, size_t len, uint8_t ad[MANUAL_AUTHDATA_LEN])
 {
 	struct rbuf rb;
 	uint8_t hdr = 0, b = 0;
@@ -109,8 +109,9 @@ manual_check_echo(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 
 	if ((r = manual_b64(a->cdh, &got, &got_len)) != ERR_OK)
 		return r;
-	r = got_len == DEV_CDH_LEN && memcmp(got, cdh, DEV_CDH_LEN) == 0 ?
-	    ERR_OK : ERR_VERIFY;
+	r = got_len == DEV_CDH_LEN && memcmp(got, cdh, DEV_CDH_LEN) == 0
+	    ? ERR_OK
+	    : ERR_VERIFY;
 	free(got);
 	if (r != ERR_OK)
 		return r;
@@ -151,8 +152,8 @@ manual_verify(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 	}
 	counter = (uint32_t)ad[33] << 24 | (uint32_t)ad[34] << 16 |
 	    (uint32_t)ad[35] << 8 | ad[36];
-	if ((r = crypto_verify_u2f_auth(c->pk, ad, ad[32], counter, cdh, sig,
-	    sig_len)) != ERR_OK)
+	if ((r = crypto_verify_u2f_auth(
+		 c->pk, ad, ad[32], counter, cdh, sig, sig_len)) != ERR_OK)
 		goto fail;
 	if (presence && (ad[32] & 0x01) == 0) {
 		r = ERR_NO_PRESENCE;

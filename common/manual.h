@@ -10,7 +10,7 @@
 #include "cred.h"
 #include "dev.h"
 
-#define MANUAL_AUTHDATA_LEN 37	/* rpIdHash[32] | flags | counter[4] */
+#define MANUAL_AUTHDATA_LEN 37 /* rpIdHash[32] | flags | counter[4] */
 
 /* "cdh-base64\nrp-id\ncredential-id-base64\n": the input of
  * fido2-assert -G (see fido2-assert(1)). Caller frees. */
@@ -19,10 +19,10 @@ int manual_challenge(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 
 /* The four lines fido2-assert -G prints, in order. */
 struct manual_answer {
-	const char *cdh;	/* client data hash, base64 */
+	const char *cdh; /* client data hash, base64 */
 	const char *rp_id;
-	const char *authdata;	/* CBOR byte string, base64 */
-	const char *sig;	/* DER signature, base64 */
+	const char *authdata; /* CBOR byte string, base64 */
+	const char *sig;      /* DER signature, base64 */
 };
 
 /* Check an answer against our challenge: same cdh and rp id, authdata a

@@ -103,6 +103,28 @@ fail:
 	return r;
 }
 
+/* open + fstat + the policy checks; *fd >= 0 when it could be opened. */
+static int
+open_checked(const char *path, const struct safefile_policy *pol, int *fd,
+    struct stat *st, const char **reason, int *saved_errno)
+{
+	*fd = open(
+	    path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (*fd < 0) {
+		*saved_errno = errno;
+		if (errno == ELOOP) {
+			*reason = SF_WHY_SYMLINK;
+			return ERR_FILE_UNSAFE;
+		}
+		return ERR_FILE;
+	}
+	if (fstat(*fd, st) != 0) {
+		*saved_errno = errno;
+		return ERR_FILE;
+	}
+	return check_stat(st, pol, reason);
+}
+
 int
 safefile_read(const char *path, const struct safefile_policy *pol, char **buf,
     size_t *len, const char **why)
@@ -118,23 +140,8 @@ safefile_read(const char *path, const struct safefile_policy *pol, char **buf,
 		return ERR_INVAL;
 	*buf = NULL;
 	*len = 0;
-	fd = open(
-	    path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
-		saved_errno = errno;
-		if (errno == ELOOP) {
-			reason = SF_WHY_SYMLINK;
-			r = ERR_FILE_UNSAFE;
-		} else
-			r = ERR_FILE;
-		goto fail;
-	}
-	if (fstat(fd, &st) != 0) {
-		saved_errno = errno;
-		r = ERR_FILE;
-		goto fail;
-	}
-	if ((r = check_stat(&st, pol, &reason)) != ERR_OK)
+	if ((r = open_checked(path, pol, &fd, &st, &reason, &saved_errno)) !=
+	    ERR_OK)
 		goto fail;
 	if ((r = read_all(fd, (size_t)st.st_size, pol->max_size, buf, len)) !=
 	    ERR_OK) {
@@ -151,4 +158,148 @@ fail:
 		*why = reason;
 	errno = saved_errno;
 	return r;
+}
+
+/* The buffer of safefile_read_lines: room for cap bytes plus a NUL,
+ * have of them held (the start of a line not yet ended). */
+struct lines_buf {
+	char *data;
+	size_t cap;
+	size_t have;
+	int wipe;
+};
+
+static void
+lines_free(struct lines_buf *b)
+{
+	if (b->wipe)
+		util_freezero(b->data, b->cap + 1);
+	else
+		free(b->data);
+	b->data = NULL;
+	b->cap = b->have = 0;
+}
+
+/* Full, and holding part of one line: make room for the rest of it,
+ * up to max bytes (the file cannot be longer). */
+static int
+lines_grow(struct lines_buf *b, size_t max)
+{
+	struct lines_buf nb = *b;
+
+	nb.cap = b->cap > max / 2 ? max + 1 : 2 * b->cap;
+	if ((nb.data = malloc(nb.cap + 1)) == NULL)
+		return ERR_NOMEM;
+	memcpy(nb.data, b->data, b->have);
+	lines_free(b);
+	*b = nb;
+	return ERR_OK;
+}
+
+/* Hand fn the whole lines held, NUL-terminated; keep the unfinished
+ * one (the last fresh bytes were just read). At eof, everything. */
+static int
+lines_feed(
+    struct lines_buf *b, size_t fresh, int eof, safefile_lines_fn fn, void *arg)
+{
+	const char *last;
+	size_t use;
+	char save;
+	int r;
+
+	if (eof)
+		use = b->have;
+	else if ((last = memrchr(b->data + b->have - fresh, '\n', fresh)) ==
+	    NULL)
+		return ERR_OK;
+	else
+		use = (size_t)(last - b->data) + 1;
+	if (use == 0)
+		return ERR_OK;
+	save = b->data[use];
+	b->data[use] = '\0';
+	r = fn(arg, b->data, use);
+	b->data[use] = save;
+	if (r != ERR_OK)
+		return r;
+	memmove(b->data, b->data + use, b->have - use);
+	b->have -= use;
+	return ERR_OK;
+}
+
+/* Read chunk bytes at a time (more for a longer line), at most max. */
+static int
+read_lines(
+    int fd, size_t chunk, size_t max, int wipe, safefile_lines_fn fn, void *arg)
+{
+	struct lines_buf b = {NULL, 0, 0, wipe};
+	size_t total = 0;
+	ssize_t got;
+	int r;
+
+	if ((b.data = malloc(chunk + 1)) == NULL)
+		return ERR_NOMEM;
+	b.cap = chunk;
+	for (;;) {
+		if (b.have == b.cap && (r = lines_grow(&b, max)) != ERR_OK)
+			goto fail;
+		got = read(fd, b.data + b.have, b.cap - b.have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = ERR_FILE;
+			goto fail;
+		}
+		if ((total += (size_t)got) > max) {
+			r = ERR_TOO_BIG;
+			goto fail;
+		}
+		b.have += (size_t)got;
+		r = lines_feed(&b, (size_t)got, got == 0, fn, arg);
+		if (r != ERR_OK || got == 0)
+			goto fail;
+	}
+fail:
+	lines_free(&b);
+	return r;
+}
+
+int
+safefile_read_lines_chunk(const char *path, const struct safefile_policy *pol,
+    size_t chunk, safefile_lines_fn fn, void *arg, const char **why)
+{
+	struct stat st;
+	const char *reason = NULL;
+	int fd = -1, r, saved_errno = 0;
+
+	if (why != NULL)
+		*why = NULL;
+	if (path == NULL || pol == NULL || fn == NULL || chunk == 0 ||
+	    chunk >= SSIZE_MAX || pol->max_size >= SSIZE_MAX)
+		return ERR_INVAL;
+	if ((r = open_checked(path, pol, &fd, &st, &reason, &saved_errno)) !=
+	    ERR_OK)
+		goto fail;
+	/* A file others may not read may hold what they should not see. */
+	if ((r = read_lines(fd, chunk, pol->max_size,
+		 (st.st_mode & S_IROTH) == 0, fn, arg)) != ERR_OK) {
+		saved_errno = errno;
+		if (r == ERR_TOO_BIG)
+			reason = SF_WHY_SIZE;
+	}
+fail:
+	if (fd >= 0)
+		close(fd);
+	if (why != NULL)
+		*why = reason;
+	errno = saved_errno;
+	return r;
+}
+
+int
+safefile_read_lines(const char *path, const struct safefile_policy *pol,
+    safefile_lines_fn fn, void *arg, const char **why)
+{
+	return safefile_read_lines_chunk(
+	    path, pol, SAFEFILE_CHUNK, fn, arg, why);
 }

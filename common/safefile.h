@@ -9,8 +9,8 @@
 #include <sys/types.h>
 
 struct safefile_policy {
-	uid_t owner;		/* allowed owner besides root */
-	size_t max_size;	/* ERR_TOO_BIG above this */
+	uid_t owner;     /* allowed owner besides root */
+	size_t max_size; /* ERR_TOO_BIG above this */
 };
 
 /* Read the whole file into a NUL-terminated malloc'd buffer.
@@ -25,5 +25,23 @@ struct safefile_policy {
  * malloc'd (free it; contents are wiped when we reallocate). */
 int safefile_read(const char *path, const struct safefile_policy *pol,
     char **buf, size_t *len, const char **why);
+
+/* The same checks, then the file in pieces of whole lines, in order:
+ * fn(arg, buf, len) for each, with buf[len] == '\0' (only the last piece
+ * may lack its final '\n'; an empty file makes no call). A return other
+ * than ERR_OK from fn stops the reading and is returned. Lines of any
+ * length: the buffer is one chunk, or grows for a longer line, never
+ * past max_size + 2 bytes. A file that grows past max_size while being
+ * read is ERR_TOO_BIG ("is too large"), after fn has seen its first
+ * pieces: fn's results count only when this returns ERR_OK. The buffer is wiped
+ * when the file is not world-readable. Errors and *why as safefile_read. */
+#define SAFEFILE_CHUNK (64 * 1024)
+typedef int (*safefile_lines_fn)(void *arg, const char *buf, size_t len);
+int safefile_read_lines(const char *path, const struct safefile_policy *pol,
+    safefile_lines_fn fn, void *arg, const char **why);
+/* The same, reading chunk bytes at a time (tests use tiny chunks). */
+int safefile_read_lines_chunk(const char *path,
+    const struct safefile_policy *pol, size_t chunk, safefile_lines_fn fn,
+    void *arg, const char **why);
 
 #endif

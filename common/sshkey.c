@@ -41,10 +41,9 @@ static int
 get_string(struct rbuf *rb, const uint8_t **p, size_t *len)
 {
 	uint32_t n;
-	int r;
 
-	if ((r = rbuf_get_u32be(rb, &n)) != ERR_OK ||
-	    (r = rbuf_get_ref(rb, p, n)) != ERR_OK)
+	if (rbuf_get_u32be(rb, &n) != ERR_OK ||
+	    rbuf_get_ref(rb, p, n) != ERR_OK)
 		return ERR_PARSE;
 	*len = n;
 	return ERR_OK;

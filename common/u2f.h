@@ -13,7 +13,7 @@
 #define U2F_INS_AUTHENTICATE 0x02
 #define U2F_INS_VERSION 0x03
 
-#define U2F_AUTH_ENFORCE 0x03	/* enforce presence and sign */
+#define U2F_AUTH_ENFORCE 0x03 /* enforce presence and sign */
 #define U2F_AUTH_CHECK_ONLY 0x07
 #define U2F_AUTH_NO_PRESENCE 0x08
 
@@ -24,11 +24,11 @@
 #define U2F_SW_WRONG_DATA_ALT 0x6984
 #define U2F_SW_INS 0x6d00
 
-#define U2F_PARAM_LEN 32	/* challenge and application parameters */
-#define U2F_POINT_LEN 65	/* uncompressed P-256 point, 0x04 first */
+#define U2F_PARAM_LEN 32 /* challenge and application parameters */
+#define U2F_POINT_LEN 65 /* uncompressed P-256 point, 0x04 first */
 #define U2F_KH_MAX 255
-#define U2F_SIG_MIN 8		/* smallest plausible DER ECDSA signature */
-#define U2F_SIG_MAX 72		/* largest DER ECDSA P-256 signature */
+#define U2F_SIG_MIN 8  /* smallest plausible DER ECDSA signature */
+#define U2F_SIG_MAX 72 /* largest DER ECDSA P-256 signature */
 #define U2F_APDU_MAX (7 + 2 * U2F_PARAM_LEN + 1 + U2F_KH_MAX + 2)
 
 /* A parsed REGISTER reply; the buffers are owned (u2f_reg_clear frees). */
@@ -57,12 +57,12 @@ int u2f_apdu(uint8_t ins, uint8_t p1, const uint8_t *data, size_t len,
 /* Split a reply into body and status word; map the status word to ERR_OK,
  * ERR_PRESENCE, ERR_WRONG_KH, ERR_WRONG_LENGTH, ERR_INS_NOT_SUPPORTED or
  * ERR_SW. A reply shorter than 2 bytes is ERR_PROTO. */
-int u2f_status(const uint8_t *reply, size_t len, size_t *body_len,
-    uint16_t *sw);
+int u2f_status(
+    const uint8_t *reply, size_t len, size_t *body_len, uint16_t *sw);
 /* Strict parses of the reply bodies (status word already removed). */
 int u2f_parse_register(const uint8_t *body, size_t len, struct u2f_reg *out);
-int u2f_parse_authenticate(const uint8_t *body, size_t len,
-    struct u2f_auth *out);
+int u2f_parse_authenticate(
+    const uint8_t *body, size_t len, struct u2f_auth *out);
 void u2f_reg_clear(struct u2f_reg *reg);
 
 /* Exchanges. Each returns the mapped status (ERR_PRESENCE = touch needed). */

@@ -63,7 +63,7 @@ script_close(void *handle)
 }
 
 static int
-is_init_reply(const uint8_t *r, size_t n)
+is_init_frame(const uint8_t *r, size_t n)
 {
 	static const uint8_t bcast[4] = {0xff, 0xff, 0xff, 0xff};
 
@@ -84,7 +84,7 @@ script_read(void *handle, uint8_t *buf, size_t cap, int ms)
 	FUZZ_CHECK(cap >= n);
 	memcpy(buf, s->data + s->off, n);
 	s->off += n;
-	if ((s->op & OP_PATCH_NONCE) && is_init_reply(buf, n))
+	if ((s->op & OP_PATCH_NONCE) && is_init_frame(buf, n))
 		memcpy(buf + NONCE_OFF, s->nonce, NONCE_LEN);
 	return (int)n;
 }
@@ -95,7 +95,7 @@ script_write(void *handle, const uint8_t *buf, size_t len)
 	struct script *s = handle;
 
 	FUZZ_CHECK(s->open && len == s->report);
-	if (is_init_reply(buf, len))
+	if (is_init_frame(buf, len))
 		memcpy(s->nonce, buf + NONCE_OFF, NONCE_LEN);
 	return ERR_OK;
 }

@@ -2,13 +2,14 @@
 # compiled a second time, from the same common/ and pam_u2f/args.c sources,
 # into fuzz/libfuzzcommon.la with FUZZ_CFLAGS (fuzzer-no-link, ASan,
 # UBSan); production objects and flags are untouched. Allocation failures
-# are injected with -Wl,--wrap (fuzz/failmalloc.c). See fuzz/README.
+# are injected with -Wl,--wrap (fuzz/failmalloc.c), and sleeps only move
+# a virtual clock (fuzz/vclock.c). See fuzz/README.
 EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 	fuzz/crashes-found
 
-FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_authfile fuzz/fuzz_b64 \
-	fuzz/fuzz_conf fuzz/fuzz_hid fuzz/fuzz_hidraw fuzz/fuzz_sshkey \
-	fuzz/fuzz_u2f
+FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_authfile fuzz/fuzz_authscan \
+	fuzz/fuzz_b64 fuzz/fuzz_conf fuzz/fuzz_hid fuzz/fuzz_hidraw \
+	fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
 if ENABLE_FUZZING
 noinst_LTLIBRARIES += fuzz/libfuzzcommon.la fuzz/libfuzzsupport.la
@@ -23,7 +24,8 @@ FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/fuzz \
 FUZZ_ALL_CFLAGS = $(WARN_CFLAGS) $(FUZZ_CFLAGS) $(LIBCRYPTO_CFLAGS) \
 	$(LIBCONFUSE_CFLAGS)
 FUZZ_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
-	-Wl,--wrap=reallocarray,--wrap=strdup,--wrap=strndup
+	-Wl,--wrap=reallocarray,--wrap=strdup,--wrap=strndup \
+	-Wl,--wrap=nanosleep,--wrap=clock_gettime
 FUZZ_LDADD = fuzz/libfuzzsupport.la fuzz/libfuzzcommon.la \
 	$(common_libcommon_la_LIBADD) $(LIBCRYPTO_LIBS)
 
@@ -35,7 +37,7 @@ fuzz_libfuzzcommon_la_CPPFLAGS = $(FUZZ_CPPFLAGS) \
 fuzz_libfuzzcommon_la_CFLAGS = $(FUZZ_ALL_CFLAGS)
 
 fuzz_libfuzzsupport_la_SOURCES = fuzz/fuzz.c fuzz/fuzz.h \
-	fuzz/failmalloc.c fuzz/failmalloc.h
+	fuzz/failmalloc.c fuzz/failmalloc.h fuzz/vclock.c fuzz/vclock.h
 fuzz_libfuzzsupport_la_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_libfuzzsupport_la_CFLAGS = $(FUZZ_ALL_CFLAGS)
 
@@ -50,6 +52,12 @@ fuzz_fuzz_authfile_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_authfile_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_authfile_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_authfile_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_authscan_SOURCES = fuzz/fuzz_authscan.c
+fuzz_fuzz_authscan_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_authscan_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_authscan_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_authscan_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_b64_SOURCES = fuzz/fuzz_b64.c
 fuzz_fuzz_b64_CPPFLAGS = $(FUZZ_CPPFLAGS)

@@ -188,6 +188,9 @@ def hid():
           frames(CID, 0x88, b""))
     write("hid", "two_messages", bytes([7 | patch, 0]) + init_reply() +
           frames(CID, 0x83, SW_OK) + frames(CID, 0x83, AUTH_REPLY + SW_OK))
+    busy = frames(CID, 0xbf, b"\x06")
+    write("hid", "ping_busy_retry", bytes([2 | patch, 0]) + init_reply() +
+          busy + busy + frames(CID, 0x81, b"fuzz ping data!\0"))
     write("hid", "error_frame", bytes([0 | patch, 0]) + init_reply() +
           frames(CID, 0xbf, b"\x06"))
     write("hid", "report32_register", bytes([4 | patch, 32 - 8]) +
@@ -246,9 +249,52 @@ def conf():
     write("conf", "env", "authfile = \"${HOME}/x\"\n")
 
 
+def authscan():
+    """Whole mapping files over 300 bytes (the AVX2 scan works on 128-byte
+    blocks), many users, alice on various lines; the first two bytes seed
+    the harness's cut into pieces."""
+    cur = "%s,%s,es256,+presence" % (b64(KH), b64(PK[1:]))
+    old = "%s,%s" % (b64url(KH), PK.hex())
+    ed = "%s,%s,eddsa,+presence+verification" % (b64(KH), b64(ED_PK))
+    rs = "%s,%s,rs256,+pin" % (b64(KH), b64(RS_PK))
+    res = "*,%s,ES256," % b64(PK[1:])
+    others = ["bob:%s" % cur, "carol:%s" % old, "alicx:%s" % ed,
+              "alic:%s" % res, "dave:", "alicealice:%s" % cur,
+              "e:%s" % rs, "mallory:%s:%s" % (cur, ed)]
+
+    def users(k):
+        return [others[(i + k) % len(others)] for i in range(len(others))]
+
+    lines = ["alice:%s" % cur] + users(0)
+    write("authscan", "first", "\n".join(lines) + "\n")
+    lines = users(1) + ["alice:%s:%s" % (ed, res)]
+    write("authscan", "last_no_newline", "\n".join(lines))
+    lines = users(2)[:4] + ["alice:%s" % old] + users(2)[4:]
+    write("authscan", "middle", "\n".join(lines) + "\n")
+    lines = (["# pam_u2f mapping file", "", "  \t", "#alice:x"] + users(3)
+             + ["alice:%s" % cur, "   # alice:%s" % cur] + users(4)
+             + ["alice:%s:%s" % (rs, cur)])
+    write("authscan", "comments_crlf", "\r\n".join(lines) + "\r\n")
+    lines = users(5) + ["alice:"] + users(6)
+    write("authscan", "no_creds", "\n".join(lines) + "\n")
+    lines = users(7) + ["carol:%s" % ("A" * 3000), "alice:%s" % rs] + users(0)
+    write("authscan", "long_line", "\n".join(lines) + "\n")
+    lines = users(1) + ["alice:%s" % ed] + users(2) + ["alice:%s" % cur]
+    write("authscan", "two_alices", "\n".join(lines) + "\n")
+    lines = users(3) + ["bob:%s\0" % cur, "alice:%s" % cur]
+    write("authscan", "nul", "\n".join(lines) + "\n")
+    lines = users(4) + [" alice:%s" % cur] + users(5)
+    write("authscan", "blank_name", "\n".join(lines) + "\n")
+    lines = (users(6) + ["alice:%s,%s,es256,+touch" % (b64(KH), b64(PK[1:]))]
+             + users(7))
+    write("authscan", "bad_cred", "\n".join(lines) + "\n")
+    write("authscan", "other_users", "\n".join(users(0) + users(3)) + "\n")
+
+
 def main():
     conf()
     authfile()
+    authscan()
     sshkey()
     b64corpus()
     u2f()

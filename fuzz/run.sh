@@ -18,26 +18,29 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
-all="args authfile b64 conf hid hidraw sshkey u2f"
+all="args authfile authscan b64 conf hid hidraw sshkey u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 CC=${CC:-clang}
 export CC
 
 # Longest input per harness: mapping lines with 4096-character fields,
-# 16 KiB key files, a CTAPHID exchange of 129 reports.
+# 16 KiB key files, a CTAPHID exchange of 129 reports; authscan needs
+# files well over 128 bytes (AVX2 blocks), several pieces of them.
 max_len() {
 	case $1 in
 	authfile) echo 20000 ;;
 	sshkey) echo 17000 ;;
 	hid) echo 9000 ;;
+	authscan) echo 8192 ;;
 	*) echo 4096 ;;
 	esac
 }
 
 build_all() {
 	mkdir -p "$build" || return 1
-	if [ ! -f "$build/Makefile" ]; then
+	if [ ! -f "$build/Makefile" ] || ! "$build/config.status" --config |
+	    grep -q -e '--enable-fuzzing'; then
 		(cd "$build" && "$srcdir/configure" -q --enable-fuzzing \
 		    ${FUZZ_CONFIGURE:-}) || return 1
 	fi

@@ -1,7 +1,8 @@
-/* The allocation-failure injection itself, and a deterministic sweep: for
- * each valid seed of the parsers, fail every allocation in turn (ours and
- * OpenSSL's) and check that the call ends in an error code; a failure in
- * our own code must end in ERR_NOMEM. Needs $top_srcdir (the seeds). */
+/* The allocation-failure injection itself (and the virtual clock), and a
+ * deterministic sweep: for each valid seed of the parsers, fail every
+ * allocation in turn (ours and OpenSSL's) and check that the call ends in
+ * an error code; a failure in our own code must end in ERR_NOMEM. Needs
+ * $top_srcdir (the seeds). */
 #include "config.h"
 
 #include <signal.h>
@@ -9,17 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
 #include "authfile.h"
 #include "b64.h"
+#include "conf.h"
 #include "crypto.h"
 #include "err.h"
 #include "failmalloc.h"
 #include "fuzz.h"
 #include "sshkey.h"
 #include "u2f.h"
+#include "util.h"
 #include "test.h"
 
 #define SEED_MAX 65536
@@ -109,6 +113,36 @@ run_authfile(const uint8_t *d, size_t len)
 	return r;
 }
 
+/* The streaming scan (fuzz_authscan) over pieces of whole lines of at
+ * least 300 bytes (AVX2 blocks), each copied with its NUL. */
+static int
+run_authscan(const uint8_t *d, size_t len)
+{
+	struct authfile_scan sc;
+	struct cred *c = NULL;
+	char piece[8192];
+	const uint8_t *nl;
+	size_t off = 0, end, n = 0, bad = 0;
+	int r;
+
+	(void)authfile_scan_init(&sc, "alice");
+	while (off < len) {
+		nl = NULL;
+		if (len - off > 300)
+			nl = memchr(d + off + 300, '\n', len - off - 300);
+		end = nl != NULL ? (size_t)(nl - d) + 1 : len;
+		if (end - off >= sizeof(piece))
+			return ERR_INVAL; /* seeds have shorter lines */
+		memcpy(piece, d + off, end - off);
+		piece[end - off] = '\0';
+		(void)authfile_scan_lines_nt(&sc, piece, end - off);
+		off = end;
+	}
+	r = authfile_scan_end(&sc, &c, &n, &bad);
+	cred_free_list(c, n);
+	return r;
+}
+
 static int
 run_sshkey(const uint8_t *d, size_t len)
 {
@@ -168,11 +202,38 @@ run_args(const uint8_t *d, size_t len)
 	return r;
 }
 
+/* vclock: a sleep takes no time but moves the monotonic clock. */
+static void
+sleep_is_virtual(void)
+{
+	int64_t t0;
+	time_t w0;
+
+	t0 = util_now_ms();
+	w0 = time(NULL);
+	util_sleep_ms(5000);
+	T_TRUE(util_now_ms() - t0 >= 5000);
+	T_TRUE(time(NULL) - w0 < 2);
+	T_EQ_INT(util_ms_left(t0 + 4000), 0);
+}
+
 /* Must run before anything makes OpenSSL allocate. */
 static void
 openssl_hook_installs_first(void)
 {
 	T_EQ_INT(failmalloc_init(), 0);
+}
+
+static int
+run_conf(const uint8_t *d, size_t len)
+{
+	struct conf c;
+	char err[256];
+	int r;
+
+	r = conf_parse_mem("full", (const char *)d, len, &c, err, sizeof(err));
+	conf_free(&c);
+	return r;
 }
 
 static void
@@ -271,6 +332,15 @@ sweep_authfile(void)
 }
 
 static void
+sweep_authscan(void)
+{
+	sweep("authscan/first", run_authscan);
+	sweep("authscan/comments_crlf", run_authscan);
+	sweep("authscan/two_alices", run_authscan);
+	sweep("authscan/long_line", run_authscan);
+}
+
+static void
 sweep_sshkey(void)
 {
 	sweep("sshkey/sshkey_ecdsa_sk", run_sshkey);
@@ -290,6 +360,12 @@ sweep_b64(void)
 }
 
 static void
+sweep_conf(void)
+{
+	sweep("conf/full", run_conf);
+}
+
+static void
 sweep_args(void)
 {
 	sweep("args/typical", run_args);
@@ -300,5 +376,5 @@ sweep_args(void)
 TEST_MAIN(TEST(openssl_hook_installs_first), TEST(wrappers_fail_the_nth_call),
     TEST(production_code_is_wrapped), TEST(openssl_is_counted),
     TEST(fuzz_call_catches_ignored_failure), TEST(sweep_authfile),
-    TEST(sweep_sshkey), TEST(sweep_u2f_register), TEST(sweep_b64),
-    TEST(sweep_args))
+    TEST(sweep_authscan), TEST(sweep_sshkey), TEST(sweep_u2f_register),
+    TEST(sweep_b64), TEST(sweep_conf), TEST(sweep_args), TEST(sleep_is_virtual))

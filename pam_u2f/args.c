@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "conf.h"
 #include "err.h"
 
 enum arg_kind { ARG_FLAG, ARG_STRING, ARG_INT, ARG_TRI, ARG_SPECIAL };
@@ -20,37 +21,38 @@ enum arg_kind { ARG_FLAG, ARG_STRING, ARG_INT, ARG_TRI, ARG_SPECIAL };
 struct arg_def {
 	const char *name;
 	enum arg_kind kind;
-	size_t off;		/* offset of the field in struct options */
-	long min, max;		/* ARG_INT range */
+	size_t off;    /* offset of the field in struct options */
+	long min, max; /* ARG_INT range */
 };
 
 #define OFF(f) offsetof(struct options, f)
 
 static const struct arg_def arg_table[] = {
-	{ "debug", ARG_FLAG, OFF(debug), 0, 0 },
-	{ "debug_file", ARG_STRING, OFF(debug_file), 0, 0 },
-	{ "origin", ARG_STRING, OFF(origin), 0, 0 },
-	{ "appid", ARG_STRING, OFF(appid), 0, 0 },
-	{ "authfile", ARG_STRING, OFF(authfile), 0, 0 },
-	{ "expand", ARG_FLAG, OFF(expand), 0, 0 },
-	{ "authpending_file", ARG_SPECIAL, OFF(authpending_file), 0, 0 },
-	{ "nouserok", ARG_FLAG, OFF(nouserok), 0, 0 },
-	{ "openasuser", ARG_FLAG, OFF(openasuser), 0, 0 },
-	{ "alwaysok", ARG_FLAG, OFF(alwaysok), 0, 0 },
-	{ "max_devices", ARG_SPECIAL, OFF(max_devices), 0, 0 },
-	{ "interactive", ARG_FLAG, OFF(interactive), 0, 0 },
-	{ "prompt", ARG_STRING, OFF(prompt), 0, 0 },
-	{ "manual", ARG_FLAG, OFF(manual), 0, 0 },
-	{ "cue", ARG_FLAG, OFF(cue), 0, 0 },
-	{ "cue_prompt", ARG_STRING, OFF(cue_prompt), 0, 0 },
-	{ "nodetect", ARG_FLAG, OFF(nodetect), 0, 0 },
-	{ "userpresence", ARG_TRI, OFF(userpresence), 0, 0 },
-	{ "userverification", ARG_TRI, OFF(userverification), 0, 0 },
-	{ "pinverification", ARG_TRI, OFF(pinverification), 0, 0 },
-	{ "sshformat", ARG_FLAG, OFF(sshformat), 0, 0 },
-	{ "conf", ARG_SPECIAL, OFF(conf), 0, 0 },
-	{ "timeout", ARG_INT, OFF(timeout), 1, ARGS_TIMEOUT_MAX },
-	{ "devices", ARG_SPECIAL, OFF(devices), 0, 0 },
+    {"debug", ARG_FLAG, OFF(debug), 0, 0},
+    {"debug_file", ARG_STRING, OFF(debug_file), 0, 0},
+    {"origin", ARG_STRING, OFF(origin), 0, 0},
+    {"appid", ARG_STRING, OFF(appid), 0, 0},
+    {"authfile", ARG_STRING, OFF(authfile), 0, 0},
+    {"expand", ARG_FLAG, OFF(expand), 0, 0},
+    {"authpending_file", ARG_SPECIAL, OFF(authpending_file), 0, 0},
+    {"nouserok", ARG_FLAG, OFF(nouserok), 0, 0},
+    {"openasuser", ARG_FLAG, OFF(openasuser), 0, 0},
+    {"alwaysok", ARG_FLAG, OFF(alwaysok), 0, 0},
+    {"max_devices", ARG_SPECIAL, OFF(max_devices), 0, 0},
+    {"interactive", ARG_FLAG, OFF(interactive), 0, 0},
+    {"prompt", ARG_STRING, OFF(prompt), 0, 0},
+    {"manual", ARG_FLAG, OFF(manual), 0, 0},
+    {"cue", ARG_FLAG, OFF(cue), 0, 0},
+    {"cue_prompt", ARG_STRING, OFF(cue_prompt), 0, 0},
+    {"nodetect", ARG_FLAG, OFF(nodetect), 0, 0},
+    {"userpresence", ARG_TRI, OFF(userpresence), 0, 0},
+    {"userverification", ARG_TRI, OFF(userverification), 0, 0},
+    {"pinverification", ARG_TRI, OFF(pinverification), 0, 0},
+    {"sshformat", ARG_FLAG, OFF(sshformat), 0, 0},
+    {"conf", ARG_SPECIAL, OFF(conf), 0, 0},
+    {"timeout", ARG_INT, OFF(timeout), 1, ARGS_TIMEOUT_MAX},
+    {"devices", ARG_SPECIAL, OFF(devices), 0, 0},
+    {"backend", ARG_SPECIAL, OFF(backend), 0, 0},
 };
 
 /* Strip PAM's brackets and undo "\]". *out is malloc'd. */
@@ -124,19 +126,28 @@ arg_devices(struct options *o, const char *v)
 	return r;
 }
 
-/* conf= is accepted by name but configuration files are a later feature:
- * it is an error either way, with the reason logged. */
+/* conf=PATH: the first pass (args_conf_path) validated it and loaded the
+ * file; here it only names the file in o->conf. */
 static int
-arg_conf(const char *v, const struct log *errlog)
+arg_conf(struct options *o, char *v)
 {
-	struct stat st;
+	free(o->conf);
+	o->conf = v;
+	return ERR_OK;
+}
 
-	if (stat(v, &st) != 0)
-		log_msg(errlog, "conf=%s: %s", v, strerror(errno));
-	else
-		log_msg(errlog, "conf=%s: configuration files are not "
-		    "supported yet", v);
-	return ERR_CONFIG;
+/* backend=native|libu2f-host; libu2f-host only if built in. */
+static int
+arg_backend(struct options *o, const char *v, const struct log *errlog)
+{
+	int r = dev_backend_parse(v, &o->backend);
+
+	if (r == ERR_UNSUPPORTED)
+		log_msg(errlog,
+		    "backend=%s: not built in "
+		    "(./configure --with-libu2f-host)",
+		    v);
+	return r == ERR_OK ? ERR_OK : ERR_CONFIG;
 }
 
 static int
@@ -158,12 +169,14 @@ arg_special(struct options *o, const struct arg_def *d, char *v,
 	else if (strcmp(d->name, "max_devices") == 0) {
 		/* 0 means the default, as in pam-u2f. */
 		if ((r = arg_long(v, 0, ARGS_MAX_DEVICES_MAX, &n)) == ERR_OK)
-			o->max_devices = n == 0 ? ARGS_MAX_DEVICES_DEFAULT :
-			    (size_t)n;
+			o->max_devices =
+			    n == 0 ? ARGS_MAX_DEVICES_DEFAULT : (size_t)n;
 	} else if (strcmp(d->name, "devices") == 0)
 		r = arg_devices(o, v);
+	else if (strcmp(d->name, "backend") == 0)
+		r = arg_backend(o, v, errlog);
 	else
-		r = arg_conf(v, errlog);
+		return arg_conf(o, v);
 	free(v);
 	return r;
 }
@@ -174,7 +187,6 @@ arg_value(struct options *o, const struct arg_def *d, char *v,
 {
 	char **sp;
 	long n = 0;
-	int r;
 
 	switch (d->kind) {
 	case ARG_STRING:
@@ -185,13 +197,13 @@ arg_value(struct options *o, const struct arg_def *d, char *v,
 		*sp = v;
 		return ERR_OK;
 	case ARG_INT:
-		if ((r = arg_long(v, d->min, d->max, &n)) != ERR_OK)
+		if (arg_long(v, d->min, d->max, &n) != ERR_OK)
 			break;
 		*(int *)(void *)((char *)o + d->off) = (int)n;
 		free(v);
 		return ERR_OK;
 	case ARG_TRI:
-		if ((r = arg_long(v, -1, 1, &n)) != ERR_OK)
+		if (arg_long(v, -1, 1, &n) != ERR_OK)
 			break;
 		*(int *)(void *)((char *)o + d->off) = (int)n;
 		free(v);
@@ -248,6 +260,131 @@ fail:
 	return r;
 }
 
+/* The configuration file: conf=PATH among the arguments (at most one),
+ * else (*path NULL) the default file, which may be absent. */
+static int
+args_conf_path(
+    int argc, const char **argv, char **path, const struct log *errlog)
+{
+	char *arg = NULL;
+	int i, r = ERR_OK;
+
+	*path = NULL;
+	for (i = 0; i < argc && r == ERR_OK; i++) {
+		/* Malformed arguments are the main loop's to report. */
+		if (argv[i] == NULL ||
+		    (r = arg_unbracket(argv[i], &arg)) != ERR_OK) {
+			r = r == ERR_NOMEM ? r : ERR_OK;
+			continue;
+		}
+		if (strncmp(arg, "conf=", 5) == 0 && arg[5] != '\0' &&
+		    *path != NULL) {
+			log_msg(errlog,
+			    "invalid module argument \"%s\": "
+			    "conf= given twice",
+			    argv[i]);
+			r = ERR_CONFIG;
+		} else if (strncmp(arg, "conf=", 5) == 0 && arg[5] != '\0' &&
+		    (*path = strdup(arg + 5)) == NULL)
+			r = ERR_NOMEM;
+		free(arg);
+		arg = NULL;
+	}
+	if (r != ERR_OK) {
+		free(*path);
+		*path = NULL;
+	}
+	return r;
+}
+
+#define CONF_TAKE(f, k)                                                        \
+	do {                                                                   \
+		if (conf_isset(c, (k)))                                        \
+			o->f = c->f;                                           \
+	} while (0)
+#define CONF_TAKE_STR(f, k)                                                    \
+	do {                                                                   \
+		if (conf_isset(c, (k))) {                                      \
+			free(o->f);                                            \
+			o->f = c->f;                                           \
+			c->f = NULL;                                           \
+		}                                                              \
+	} while (0)
+
+/* The file's settings into o, before the arguments override them. The
+ * devices list waits for args_conf_devices: an argument replaces it. */
+static void
+args_conf_apply(struct options *o, struct conf *c)
+{
+	CONF_TAKE(debug, CONF_DEBUG);
+	CONF_TAKE(expand, CONF_EXPAND);
+	CONF_TAKE(nouserok, CONF_NOUSEROK);
+	CONF_TAKE(openasuser, CONF_OPENASUSER);
+	CONF_TAKE(alwaysok, CONF_ALWAYSOK);
+	CONF_TAKE(interactive, CONF_INTERACTIVE);
+	CONF_TAKE(manual, CONF_MANUAL);
+	CONF_TAKE(cue, CONF_CUE);
+	CONF_TAKE(nodetect, CONF_NODETECT);
+	CONF_TAKE(sshformat, CONF_SSHFORMAT);
+	CONF_TAKE(userpresence, CONF_USERPRESENCE);
+	CONF_TAKE(userverification, CONF_USERVERIFICATION);
+	CONF_TAKE(pinverification, CONF_PINVERIFICATION);
+	CONF_TAKE(timeout, CONF_TIMEOUT);
+	CONF_TAKE_STR(debug_file, CONF_DEBUG_FILE);
+	CONF_TAKE_STR(origin, CONF_ORIGIN);
+	CONF_TAKE_STR(appid, CONF_APPID);
+	CONF_TAKE_STR(authfile, CONF_AUTHFILE);
+	CONF_TAKE_STR(prompt, CONF_PROMPT);
+	CONF_TAKE_STR(cue_prompt, CONF_CUE_PROMPT);
+	CONF_TAKE_STR(authpending_file, CONF_AUTHPENDING_FILE);
+	o->authpending_set =
+	    o->authpending_set || conf_isset(c, CONF_AUTHPENDING_FILE);
+	/* 0 means the default, as for max_devices=. */
+	if (conf_isset(c, CONF_MAX_DEVICES))
+		o->max_devices = c->max_devices == 0 ? ARGS_MAX_DEVICES_DEFAULT
+						     : (size_t)c->max_devices;
+}
+
+#undef CONF_TAKE
+#undef CONF_TAKE_STR
+
+/* devices from the file, unless devices= replaced them. */
+static void
+args_conf_devices(struct options *o, struct conf *c)
+{
+	if (o->ndevices > 0 || !conf_isset(c, CONF_DEVICES))
+		return;
+	free(o->devices);
+	o->devices = c->devices;
+	o->ndevices = c->ndevices;
+	c->devices = NULL;
+	c->ndevices = 0;
+}
+
+/* Load the file into c and apply it. Any problem is one logged line and
+ * ERR_CONFIG (a missing conf= file too; never a fallback to defaults). */
+static int
+args_conf(struct options *o, int argc, const char **argv, struct conf *c,
+    const struct log *errlog)
+{
+	char *path = NULL, err[512];
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	if ((r = args_conf_path(argc, argv, &path, errlog)) != ERR_OK)
+		return r;
+	r = conf_load(path, path != NULL, c, err, sizeof(err));
+	free(path);
+	if (r == ERR_NOMEM)
+		return r;
+	if (r != ERR_OK) {
+		log_msg(errlog, "%s", err[0] != '\0' ? err : err_str(r));
+		return ERR_CONFIG;
+	}
+	args_conf_apply(o, c);
+	return ERR_OK;
+}
+
 /* Defaults that depend on other arguments. */
 static int
 args_finish(struct options *o, const struct log *errlog)
@@ -289,12 +426,14 @@ static int
 args_check_ctap2(const struct options *o, const struct log *errlog)
 {
 	if (o->userverification == 1) {
-		log_msg(errlog, "userverification=1 needs FIDO2 (CTAP2), "
+		log_msg(errlog,
+		    "userverification=1 needs FIDO2 (CTAP2), "
 		    "which is not supported yet");
 		return ERR_CONFIG;
 	}
 	if (o->pinverification == 1) {
-		log_msg(errlog, "pinverification=1 needs FIDO2 (CTAP2), "
+		log_msg(errlog,
+		    "pinverification=1 needs FIDO2 (CTAP2), "
 		    "which is not supported yet");
 		return ERR_CONFIG;
 	}
@@ -302,12 +441,14 @@ args_check_ctap2(const struct options *o, const struct log *errlog)
 }
 
 int
-args_parse(struct options *o, int argc, const char **argv,
-    const struct log *errlog)
+args_parse(
+    struct options *o, int argc, const char **argv, const struct log *errlog)
 {
-	int i, r, first = ERR_OK;
+	struct conf c;
+	int i, r, first;
 
 	memset(o, 0, sizeof(*o));
+	memset(&c, 0, sizeof(c));
 	o->max_devices = ARGS_MAX_DEVICES_DEFAULT;
 	o->userpresence = -1;
 	o->userverification = -1;
@@ -315,19 +456,40 @@ args_parse(struct options *o, int argc, const char **argv,
 	o->timeout = ARGS_TIMEOUT_DEFAULT;
 	if (argc < 0 || (argc > 0 && argv == NULL))
 		return ERR_INVAL;
+	/* defaults < the file < the arguments. A bad file still lets the
+	 * arguments be read, so that debug reaches its sink. */
+	if ((first = args_conf(o, argc, argv, &c, errlog)) == ERR_NOMEM) {
+		r = first;
+		goto fail;
+	}
 	/* Report every bad argument, not just the first. */
 	for (i = 0; i < argc; i++) {
-		r = argv[i] != NULL ? arg_one(o, argv[i], errlog) : ERR_CONFIG;
+		if (argv[i] != NULL)
+			r = arg_one(o, argv[i], errlog);
+		else {
+			log_msg(errlog, "module argument %d is NULL", i + 1);
+			r = ERR_CONFIG;
+		}
 		if (r == ERR_NOMEM)
-			return r;
+			goto fail;
 		if (r != ERR_OK && first == ERR_OK)
 			first = r;
 	}
-	if (first != ERR_OK)
-		return first;
-	if ((r = args_check_ctap2(o, errlog)) != ERR_OK)
-		return r;
-	return args_finish(o, errlog);
+	args_conf_devices(o, &c);
+	if ((r = first) != ERR_OK ||
+	    (r = args_check_ctap2(o, errlog)) != ERR_OK)
+		goto fail;
+	if (o->backend != DEV_BACKEND_NATIVE && o->ndevices > 0) {
+		log_msg(errlog,
+		    "devices= needs backend=native "
+		    "(libu2f-host finds keys itself)");
+		r = ERR_CONFIG;
+		goto fail;
+	}
+	r = args_finish(o, errlog);
+fail:
+	conf_free(&c);
+	return r;
 }
 
 void

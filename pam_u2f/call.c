@@ -42,13 +42,13 @@ call_args(struct call *c, int argc, const char **argv)
 	if (r != ERR_OK) {
 		args_free(&c->opt);
 		r = args_parse(&c->opt, argc, argv, &c->dbg.err);
-		if (r == ERR_OK)	/* cannot happen, but fail closed */
+		if (r == ERR_OK) /* cannot happen, but fail closed */
 			r = ERR_CONFIG;
 		return r;
 	}
 	c->args_ok = true;
-	debug_msg(&c->dbg, "origin %s, appid %s, timeout %d s",
-	    c->opt.origin, c->opt.appid, c->opt.timeout);
+	debug_msg(&c->dbg, "origin %s, appid %s, timeout %d s", c->opt.origin,
+	    c->opt.appid, c->opt.timeout);
 	return ERR_OK;
 }
 
@@ -66,7 +66,7 @@ call_user(struct call *c)
 		return ERR_CANCELLED;
 	}
 	for (size = sz > CALL_PWBUF_MIN ? (size_t)sz : CALL_PWBUF_MIN;
-	    size <= CALL_PWBUF_MAX; size *= 2) {
+	     size <= CALL_PWBUF_MAX; size *= 2) {
 		free(c->pwbuf);
 		if ((c->pwbuf = malloc(size)) == NULL)
 			return ERR_NOMEM;
@@ -80,8 +80,8 @@ call_user(struct call *c)
 		return e == 0 || e == ENOENT ? ERR_NOT_FOUND : ERR_SYSTEM;
 	}
 	if (c->pw.pw_dir == NULL || c->pw.pw_dir[0] != '/') {
-		debug_err(&c->dbg, "user %s: no absolute home directory",
-		    c->user);
+		debug_err(
+		    &c->dbg, "user %s: no absolute home directory", c->user);
 		return ERR_CONFIG;
 	}
 	return ERR_OK;
@@ -96,15 +96,18 @@ call_check_creds(struct call *c)
 
 	for (i = 0; i < c->ncreds; i++) {
 		cr = &c->creds[i];
-		if (cr->type == COSE_ES256 && (cr->flags & (CRED_PIN |
-		    CRED_VERIFICATION | CRED_RESIDENT)) == 0)
+		if (cr->type == COSE_ES256 &&
+		    (cr->flags &
+			(CRED_PIN | CRED_VERIFICATION | CRED_RESIDENT)) == 0)
 			continue;
-		debug_err(&c->dbg, "credential %zu of %s needs FIDO2 (%s), "
-		    "which is not supported yet", i + 1, c->user,
-		    cr->type != COSE_ES256 ? "key type" :
-		    (cr->flags & CRED_PIN) ? "+pin" :
-		    (cr->flags & CRED_VERIFICATION) ? "+verification" :
-		    "resident key");
+		debug_err(&c->dbg,
+		    "credential %zu of %s needs FIDO2 (%s), "
+		    "which is not supported yet",
+		    i + 1, c->user,
+		    cr->type != COSE_ES256                ? "key type"
+			: (cr->flags & CRED_PIN)          ? "+pin"
+			: (cr->flags & CRED_VERIFICATION) ? "+verification"
+							  : "resident key");
 		return ERR_UNSUPPORTED;
 	}
 	return ERR_OK;
@@ -117,8 +120,8 @@ call_authenticate(struct call *c)
 
 	if ((r = call_user(c)) != ERR_OK)
 		return r;
-	r = userfile_load(&c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds,
-	    &c->no_creds);
+	r = userfile_load(
+	    &c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds, &c->no_creds);
 	if (r != ERR_OK)
 		return r;
 	debug_msg(&c->dbg, "%zu credential(s) for %s", c->ncreds, c->user);
@@ -132,8 +135,8 @@ call_authenticate(struct call *c)
 int
 call_result(struct call *c, int err)
 {
-	int pr = retval_pam(err, c->opt.nouserok && c->no_creds &&
-	    err == ERR_NOT_FOUND);
+	int pr = retval_pam(
+	    err, c->opt.nouserok && c->no_creds && err == ERR_NOT_FOUND);
 
 	if (pr != PAM_SUCCESS && c->args_ok && c->opt.alwaysok &&
 	    err != ERR_SYSTEM) {
@@ -143,8 +146,8 @@ call_result(struct call *c, int err)
 		pr = PAM_SUCCESS;
 	} else if (c->opt.alwaysok && pr == PAM_SUCCESS)
 		debug_warn(&c->dbg, "alwaysok is set (second factor given)");
-	debug_msg(&c->dbg, "result %s: %s", err_name(err),
-	    pam_strerror(c->pamh, pr));
+	debug_msg(
+	    &c->dbg, "result %s: %s", err_name(err), pam_strerror(c->pamh, pr));
 	return pr;
 }
 

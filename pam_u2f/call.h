@@ -23,9 +23,9 @@ struct call {
 	char *pwbuf;
 	struct cred *creds;
 	size_t ncreds;
-	bool no_creds;		/* no mapping file, line or credentials */
-	char *pending;		/* authpending file we created, or NULL */
-	int cue_err;		/* the cue could not be shown */
+	bool no_creds; /* no mapping file, line or credentials */
+	char *pending; /* authpending file we created, or NULL */
+	int cue_err;   /* the cue could not be shown */
 };
 
 void call_init(struct call *c, pam_handle_t *pamh);

@@ -21,8 +21,8 @@ resp_free(struct pam_response *resp)
 }
 
 static int
-converse_one(pam_handle_t *pamh, int style, const char *msg,
-    struct pam_response **out)
+converse_one(
+    pam_handle_t *pamh, int style, const char *msg, struct pam_response **out)
 {
 	const struct pam_conv *conv = NULL;
 	const void *item = NULL;
@@ -31,8 +31,7 @@ converse_one(pam_handle_t *pamh, int style, const char *msg,
 	struct pam_response *resp = NULL;
 
 	*out = NULL;
-	if (pam_get_item(pamh, PAM_CONV, &item) != PAM_SUCCESS ||
-	    item == NULL)
+	if (pam_get_item(pamh, PAM_CONV, &item) != PAM_SUCCESS || item == NULL)
 		return ERR_CANCELLED;
 	conv = item;
 	if (conv->conv == NULL)

@@ -8,8 +8,7 @@
 
 /* Ask (PAM_PROMPT_ECHO_ON or _OFF); *answer is malloc'd, free it with
  * converse_free. */
-int converse_ask(pam_handle_t *pamh, int style, const char *msg,
-    char **answer);
+int converse_ask(pam_handle_t *pamh, int style, const char *msg, char **answer);
 /* Show a PAM_TEXT_INFO or PAM_ERROR_MSG. */
 int converse_show(pam_handle_t *pamh, int style, const char *msg);
 void converse_free(char *answer);

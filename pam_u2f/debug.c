@@ -38,7 +38,7 @@ debug_write(const struct debug *d, const char *line)
 			buf[n - 1] = '\n';
 		}
 		if (write(d->to == DEBUG_FILE ? d->fd : STDERR_FILENO, buf,
-		    (size_t)n) < 0)
+			(size_t)n) < 0)
 			return;
 		return;
 	case DEBUG_OFF:
@@ -51,6 +51,9 @@ debug_sink(void *arg, const char *line)
 {
 	debug_write(arg, line);
 }
+
+static void debug_vlog(const struct debug *d, int prio, const char *fmt,
+    va_list ap) __attribute__((format(printf, 3, 0)));
 
 static void
 debug_vlog(const struct debug *d, int prio, const char *fmt, va_list ap)
@@ -76,8 +79,9 @@ debug_open_file(const char *file, int *fdp)
 	struct stat st;
 	int fd;
 
-	fd = open(file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC |
-	    O_NOCTTY | O_NONBLOCK);
+	fd = open(file,
+	    O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
+		O_NONBLOCK);
 	if (fd < 0)
 		return errno;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -110,9 +114,10 @@ debug_open(struct debug *d, pam_handle_t *pamh, bool on, const char *file)
 		d->to = DEBUG_FILE;
 	else {
 		d->to = DEBUG_SYSLOG;
-		pam_syslog(pamh, LOG_WARNING, "debug_file=%s: %s; debug "
-		    "goes to syslog", file, e == EINVAL ?
-		    "not a regular file" : strerror(e));
+		pam_syslog(pamh, LOG_WARNING,
+		    "debug_file=%s: %s; debug "
+		    "goes to syslog",
+		    file, e == EINVAL ? "not a regular file" : strerror(e));
 	}
 }
 

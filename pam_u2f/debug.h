@@ -16,15 +16,14 @@ enum debug_to { DEBUG_OFF, DEBUG_STDERR, DEBUG_SYSLOG, DEBUG_FILE };
 struct debug {
 	pam_handle_t *pamh;
 	enum debug_to to;
-	int fd;			/* DEBUG_FILE only, else -1 */
-	struct log log;		/* debug lines, for common/ */
-	struct log err;		/* error lines: syslog + debug */
+	int fd;         /* DEBUG_FILE only, else -1 */
+	struct log log; /* debug lines, for common/ */
+	struct log err; /* error lines: syslog + debug */
 };
 
 /* Never fails: a debug_file that cannot be used falls back to syslog with
  * a warning. file NULL means stderr. */
-void debug_open(struct debug *d, pam_handle_t *pamh, bool on,
-    const char *file);
+void debug_open(struct debug *d, pam_handle_t *pamh, bool on, const char *file);
 void debug_close(struct debug *d);
 
 void debug_msg(const struct debug *d, const char *fmt, ...)

@@ -16,10 +16,10 @@
 #define MANUALCONV_LINES 4
 
 static const char *const manualconv_prompts[MANUALCONV_LINES] = {
-	"fido2-assert output, line 1 (client data hash): ",
-	"fido2-assert output, line 2 (relying party): ",
-	"fido2-assert output, line 3 (authenticator data): ",
-	"fido2-assert output, line 4 (signature): ",
+    "fido2-assert output, line 1 (client data hash): ",
+    "fido2-assert output, line 2 (relying party): ",
+    "fido2-assert output, line 3 (authenticator data): ",
+    "fido2-assert output, line 4 (signature): ",
 };
 
 static const char *
@@ -66,15 +66,17 @@ manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
 		r = manual_verify(cdh[i], manualconv_rp(c, &c->creds[i]),
 		    &c->creds[i], args_presence(&c->opt), a, &as);
 		if (r == ERR_OK) {
-			debug_msg(&c->dbg, "manual: credential %zu verified "
-			    "(counter %lu)", i + 1, (unsigned long)as.counter);
+			debug_msg(&c->dbg,
+			    "manual: credential %zu verified "
+			    "(counter %lu)",
+			    i + 1, (unsigned long)as.counter);
 			return ERR_OK;
 		}
 		if (r != ERR_VERIFY)
 			last = r;
 	}
-	debug_err(&c->dbg, "manual: the answer did not verify: %s",
-	    err_str(last));
+	debug_err(
+	    &c->dbg, "manual: the answer did not verify: %s", err_str(last));
 	/* A malformed answer is a failed second factor. */
 	return last == ERR_NOMEM ? last : ERR_VERIFY;
 }
@@ -82,8 +84,8 @@ manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
 int
 manualconv_run(struct call *c)
 {
-	uint8_t (*cdh)[DEV_CDH_LEN] = NULL;
-	char *line[MANUALCONV_LINES] = { NULL, NULL, NULL, NULL };
+	uint8_t(*cdh)[DEV_CDH_LEN] = NULL;
+	char *line[MANUALCONV_LINES] = {NULL, NULL, NULL, NULL};
 	struct manual_answer a;
 	size_t i;
 	int r;
@@ -91,12 +93,12 @@ manualconv_run(struct call *c)
 	if ((cdh = calloc(c->ncreds, sizeof(*cdh))) == NULL)
 		return ERR_NOMEM;
 	if ((r = util_random(cdh, c->ncreds * sizeof(*cdh))) != ERR_OK ||
-	    (r = manualconv_show(c, (const uint8_t (*)[DEV_CDH_LEN])cdh)) !=
-	    ERR_OK)
+	    (r = manualconv_show(c, (const uint8_t(*)[DEV_CDH_LEN])cdh)) !=
+		ERR_OK)
 		goto fail;
 	for (i = 0; i < MANUALCONV_LINES; i++)
 		if ((r = converse_ask(c->pamh, PAM_PROMPT_ECHO_ON,
-		    manualconv_prompts[i], &line[i])) != ERR_OK) {
+			 manualconv_prompts[i], &line[i])) != ERR_OK) {
 			debug_err(&c->dbg, "manual: no answer");
 			goto fail;
 		}
@@ -104,7 +106,7 @@ manualconv_run(struct call *c)
 	a.rp_id = line[1];
 	a.authdata = line[2];
 	a.sig = line[3];
-	r = manualconv_check(c, (const uint8_t (*)[DEV_CDH_LEN])cdh, &a);
+	r = manualconv_check(c, (const uint8_t(*)[DEV_CDH_LEN])cdh, &a);
 fail:
 	for (i = 0; i < MANUALCONV_LINES; i++)
 		converse_free(line[i]);

@@ -6,7 +6,8 @@
 
 #include "call.h"
 
-#define MANUALCONV_INTRO "Now please copy-paste the below challenge(s) " \
+#define MANUALCONV_INTRO                                                       \
+	"Now please copy-paste the below challenge(s) "                        \
 	"to 'fido2-assert -G%s -d $DEVICE', then paste its output."
 
 int manualconv_run(struct call *c);

@@ -8,8 +8,7 @@
 #include "err.h"
 
 int
-pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
-    const char **argv)
+pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 {
 	struct call c;
 	int r, pr;

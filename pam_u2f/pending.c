@@ -20,19 +20,20 @@ pending_create(struct call *c)
 	if (c->pending != NULL)
 		return;
 	if (c->opt.authpending_set && c->opt.authpending_file[0] == '\0')
-		return;		/* disabled */
+		return; /* disabled */
 	if (c->opt.authpending_set)
 		path = strdup(c->opt.authpending_file);
 	else if (asprintf(&path, PENDING_DEFAULT_FMT,
-	    (unsigned long)c->pw.pw_uid) < 0)
+		     (unsigned long)c->pw.pw_uid) < 0)
 		path = NULL;
 	if (path == NULL)
 		return;
-	fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-	    O_NOCTTY | O_NONBLOCK, PENDING_MODE);
+	fd = open(path,
+	    O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
+	    PENDING_MODE);
 	if (fd < 0) {
-		debug_msg(&c->dbg, "authpending file %s: %s", path,
-		    strerror(errno));
+		debug_msg(
+		    &c->dbg, "authpending file %s: %s", path, strerror(errno));
 		free(path);
 		return;
 	}

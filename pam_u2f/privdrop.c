@@ -10,23 +10,34 @@
 #include "privdrop.h"
 
 /* glibc's setgroups/setresuid broadcast to every thread; the system calls
- * themselves change only the calling thread. */
+ * themselves change only the calling thread. 32-bit ABIs have 16-bit ids
+ * in the old calls: use the *32 ones there. */
+#ifdef SYS_setgroups32
+#define PD_SYS_SETGROUPS SYS_setgroups32
+#define PD_SYS_SETRESGID SYS_setresgid32
+#define PD_SYS_SETRESUID SYS_setresuid32
+#else
+#define PD_SYS_SETGROUPS SYS_setgroups
+#define PD_SYS_SETRESGID SYS_setresgid
+#define PD_SYS_SETRESUID SYS_setresuid
+#endif
+
 static int
 thr_setgroups(size_t n, const gid_t *g)
 {
-	return (int)syscall(SYS_setgroups, n, g);
+	return (int)syscall(PD_SYS_SETGROUPS, n, g);
 }
 
 static int
 thr_setegid(gid_t g)
 {
-	return (int)syscall(SYS_setresgid, (gid_t)-1, g, (gid_t)-1);
+	return (int)syscall(PD_SYS_SETRESGID, (gid_t)-1, g, (gid_t)-1);
 }
 
 static int
 thr_seteuid(uid_t u)
 {
-	return (int)syscall(SYS_setresuid, (uid_t)-1, u, (uid_t)-1);
+	return (int)syscall(PD_SYS_SETRESUID, (uid_t)-1, u, (uid_t)-1);
 }
 
 static int

@@ -34,8 +34,8 @@ touch_devices(struct call *c, struct dev ***devs, size_t *ndevs)
 	int r, first_err = ERR_OK, left;
 
 	if (c->opt.interactive) {
-		r = converse_ask(c->pamh, PAM_PROMPT_ECHO_ON, c->opt.prompt,
-		    &answer);
+		r = converse_ask(
+		    c->pamh, PAM_PROMPT_ECHO_ON, c->opt.prompt, &answer);
 		converse_free(answer);
 		if (r != ERR_OK) {
 			debug_err(&c->dbg, "interactive prompt: no answer");
@@ -44,15 +44,16 @@ touch_devices(struct call *c, struct dev ***devs, size_t *ndevs)
 	}
 	deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
-		r = auth_open_all(paths, c->opt.ndevices, c->opt.max_devices,
-		    &c->dbg.log, TOUCH_OPEN_MS, devs, ndevs, &first_err);
+		r = auth_open_backend(c->opt.backend, paths, c->opt.ndevices,
+		    c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS, devs, ndevs,
+		    &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
 		    (left = util_ms_left(deadline)) == 0)
 			break;
 		auth_close_all(*devs, *ndevs);
 		*devs = NULL;
-		touch_sleep(left < TOUCH_REDISCOVER_MS ? left :
-		    TOUCH_REDISCOVER_MS);
+		touch_sleep(
+		    left < TOUCH_REDISCOVER_MS ? left : TOUCH_REDISCOVER_MS);
 	}
 	if (r != ERR_OK)
 		return r;
@@ -75,8 +76,8 @@ touch_cue(void *arg)
 	struct call *c = arg;
 
 	pending_create(c);
-	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO,
-	    c->opt.cue_prompt) != ERR_OK)
+	if (c->opt.cue &&
+	    converse_show(c->pamh, PAM_TEXT_INFO, c->opt.cue_prompt) != ERR_OK)
 		c->cue_err = ERR_CANCELLED;
 }
 
@@ -109,9 +110,10 @@ touch_run(struct call *c)
 		r = c->cue_err;
 	}
 	if (r == ERR_OK)
-		debug_msg(&c->dbg, "credential %zu verified on %s "
-		    "(counter %lu)", res.cred_index + 1,
-		    dev_path(devs[res.dev_index]),
+		debug_msg(&c->dbg,
+		    "credential %zu verified on %s "
+		    "(counter %lu)",
+		    res.cred_index + 1, dev_path(devs[res.dev_index]),
 		    (unsigned long)res.assertion.counter);
 	else
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));

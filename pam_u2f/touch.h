@@ -6,8 +6,8 @@
 
 #include "call.h"
 
-#define TOUCH_REDISCOVER_MS 500	/* interactive: look for keys this often */
-#define TOUCH_OPEN_MS 1000	/* to open one device */
+#define TOUCH_REDISCOVER_MS 500 /* interactive: look for keys this often */
+#define TOUCH_OPEN_MS 1000      /* to open one device */
 #define TOUCH_NO_KEY_MSG "no security key found"
 
 int touch_run(struct call *c);

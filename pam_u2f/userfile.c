@@ -16,8 +16,8 @@
 
 /* Substitute %u (user), %h (home) and %% in pat. */
 static int
-userfile_expand(const char *pat, const struct passwd *pw, char **out,
-    bool *used)
+userfile_expand(
+    const char *pat, const struct passwd *pw, char **out, bool *used)
 {
 	char *buf = NULL;
 	size_t size = 0;
@@ -64,8 +64,7 @@ fail:
 static int
 userfile_join(const char *a, const char *b, const char *c, char **out)
 {
-	if (asprintf(out, "%s/%s%s%s", a, b, c[0] != '\0' ? "/" : "",
-	    c) < 0) {
+	if (asprintf(out, "%s/%s%s%s", a, b, c[0] != '\0' ? "/" : "", c) < 0) {
 		*out = NULL;
 		return ERR_NOMEM;
 	}
@@ -87,8 +86,8 @@ userfile_default(const struct options *o, const struct passwd *pw,
 		return userfile_join(xdg, USERFILE_DIR, USERFILE_NAME, out);
 	if (xdg != NULL && xdg[0] != '\0')
 		debug_msg(dbg, "XDG_CONFIG_HOME is not absolute, ignored");
-	return userfile_join(pw->pw_dir, ".config/" USERFILE_DIR,
-	    USERFILE_NAME, out);
+	return userfile_join(
+	    pw->pw_dir, ".config/" USERFILE_DIR, USERFILE_NAME, out);
 }
 
 int
@@ -105,10 +104,13 @@ userfile_path(const struct options *o, const struct passwd *pw,
 		return userfile_default(o, pw, dbg, &uf->path);
 	}
 	if (o->expand) {
-		if ((r = userfile_expand(o->authfile, pw, &p, &used)) != ERR_OK) {
+		if ((r = userfile_expand(o->authfile, pw, &p, &used)) !=
+		    ERR_OK) {
 			if (r == ERR_CONFIG)
-				debug_err(dbg, "authfile=%s: bad %% pattern "
-				    "(expand knows %%u, %%h, %%%%)", o->authfile);
+				debug_err(dbg,
+				    "authfile=%s: bad %% pattern "
+				    "(expand knows %%u, %%h, %%%%)",
+				    o->authfile);
 			return r;
 		}
 	} else if ((p = strdup(o->authfile)) == NULL)
@@ -133,10 +135,18 @@ userfile_clear(struct userfile *uf)
 	uf->path = NULL;
 }
 
-/* Read the file, as the user when the user controls it. */
+static int
+userfile_feed(void *arg, const char *buf, size_t len)
+{
+	return authfile_scan_lines_nt(arg, buf, len);
+}
+
+/* Read the file, as the user when the user controls it: streamed through
+ * sc (the mapping-file format: a central file may have a million lines,
+ * and only the user's are parsed), or whole into *buf when sc is NULL. */
 static int
 userfile_read(const struct userfile *uf, const struct passwd *pw,
-    const struct debug *dbg, char **buf, size_t *len)
+    const struct debug *dbg, struct authfile_scan *sc, char **buf, size_t *len)
 {
 	struct safefile_policy pol;
 	struct privdrop pd;
@@ -146,27 +156,34 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 	/* A central file: root's, or the calling process's own when that
 	 * is not root (a screen locker); the same thing in sudo or login. */
 	pol.owner = uf->user_file ? pw->pw_uid : geteuid();
-	pol.max_size = uf->user_file ? USERFILE_USER_MAX :
-	    USERFILE_CENTRAL_MAX;
+	pol.max_size = uf->user_file ? USERFILE_USER_MAX : USERFILE_CENTRAL_MAX;
 	if (uf->drop && (r = privdrop_drop(&pd, pw)) != ERR_OK) {
 		debug_err(dbg, "cannot drop privileges to %s", pw->pw_name);
 		return r;
 	}
-	r = safefile_read(uf->path, &pol, buf, len, &why);
+	if (sc != NULL)
+		r = safefile_read_lines(
+		    uf->path, &pol, userfile_feed, sc, &why);
+	else
+		r = safefile_read(uf->path, &pol, buf, len, &why);
 	e = errno;
 	if (uf->drop && (rr = privdrop_restore(&pd)) != ERR_OK) {
 		debug_err(dbg, "cannot restore privileges");
-		util_freezero(*buf, *len);
-		*buf = NULL;
+		if (sc == NULL) {
+			util_freezero(*buf, *len);
+			*buf = NULL;
+		}
 		return rr;
 	}
+	if (sc != NULL && r != ERR_OK && r == sc->err)
+		return r; /* the scan stopped the reading: userfile_parse */
 	if (r == ERR_FILE && e == ENOENT)
 		debug_msg(dbg, "%s does not exist", uf->path);
 	else if (r == ERR_FILE)
 		debug_err(dbg, "%s: %s", uf->path, strerror(e));
 	else if (r == ERR_FILE_UNSAFE || r == ERR_TOO_BIG)
-		debug_err(dbg, "%s: %s", uf->path,
-		    why != NULL ? why : err_str(r));
+		debug_err(
+		    dbg, "%s: %s", uf->path, why != NULL ? why : err_str(r));
 	else if (r != ERR_OK)
 		debug_err(dbg, "%s: %s", uf->path, err_str(r));
 	if (r == ERR_FILE && e == ENOENT)
@@ -176,8 +193,8 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 
 static int
 userfile_parse(const struct options *o, const struct userfile *uf,
-    const struct passwd *pw, const struct debug *dbg, const char *buf,
-    size_t len, struct cred **creds, size_t *n)
+    const struct passwd *pw, const struct debug *dbg, struct authfile_scan *sc,
+    const char *buf, size_t len, struct cred **creds, size_t *n)
 {
 	size_t bad = 0;
 	int r;
@@ -188,14 +205,16 @@ userfile_parse(const struct options *o, const struct userfile *uf,
 		if ((r = sshkey_parse(buf, len, *creds)) != ERR_OK) {
 			free(*creds);
 			*creds = NULL;
-			debug_err(dbg, "%s: not a usable OpenSSH security key "
-			    "file (%s)", uf->path, err_str(r));
+			debug_err(dbg,
+			    "%s: not a usable OpenSSH security key "
+			    "file (%s)",
+			    uf->path, err_str(r));
 			return r == ERR_NOMEM ? r : ERR_PARSE;
 		}
 		*n = 1;
 		return ERR_OK;
 	}
-	r = authfile_find(buf, len, pw->pw_name, creds, n, &bad);
+	r = authfile_scan_end(sc, creds, n, &bad);
 	if (r == ERR_PARSE)
 		debug_err(dbg, "%s: line %zu is malformed", uf->path, bad);
 	else if (r == ERR_NOT_FOUND)
@@ -209,7 +228,8 @@ int
 userfile_load(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds)
 {
-	struct userfile uf = { NULL, false, false };
+	struct userfile uf = {NULL, false, false};
+	struct authfile_scan sc;
 	char *buf = NULL;
 	size_t len = 0;
 	int r;
@@ -217,23 +237,29 @@ userfile_load(const struct options *o, const struct passwd *pw,
 	*creds = NULL;
 	*n = 0;
 	*no_creds = false;
+	/* An invalid name fails in userfile_parse, after the file checks,
+	 * as it always did. */
+	(void)authfile_scan_init(&sc, pw->pw_name);
 	if ((r = userfile_path(o, pw, dbg, &uf)) != ERR_OK)
 		goto fail;
 	debug_msg(dbg, "mapping file %s%s", uf.path,
 	    uf.drop ? " (read as the user)" : "");
-	if ((r = userfile_read(&uf, pw, dbg, &buf, &len)) != ERR_OK)
+	r = userfile_read(&uf, pw, dbg, o->sshformat ? NULL : &sc, &buf, &len);
+	if (r != ERR_OK && (o->sshformat || r != sc.err))
 		goto fail;
-	if ((r = userfile_parse(o, &uf, pw, dbg, buf, len, creds, n)) !=
+	if ((r = userfile_parse(o, &uf, pw, dbg, &sc, buf, len, creds, n)) !=
 	    ERR_OK)
 		goto fail;
 	if (*n == 0) {
-		debug_msg(dbg, "%s: no credentials for %s", uf.path,
-		    pw->pw_name);
+		debug_msg(
+		    dbg, "%s: no credentials for %s", uf.path, pw->pw_name);
 		r = ERR_NOT_FOUND;
 	}
 fail:
 	if (r == ERR_NOT_FOUND)
 		*no_creds = true;
+	/* Frees what the scan found when userfile_parse did not take it. */
+	(void)authfile_scan_end(&sc, NULL, NULL, NULL);
 	util_freezero(buf, len);
 	userfile_clear(&uf);
 	return r;

@@ -14,17 +14,17 @@
 #include "cred.h"
 #include "debug.h"
 
-#define USERFILE_USER_MAX (1024 * 1024)		/* per-user file cap */
-#define USERFILE_CENTRAL_MAX (256 * 1024 * 1024)	/* central file cap */
+#define USERFILE_USER_MAX (1024 * 1024)          /* per-user file cap */
+#define USERFILE_CENTRAL_MAX (256 * 1024 * 1024) /* central file cap */
 #define USERFILE_DIR "Yubico"
 #define USERFILE_NAME "u2f_keys"
 #define USERFILE_SSH ".ssh/id_ecdsa_sk"
 
 struct userfile {
-	char *path;		/* the file chosen */
-	bool user_file;		/* the user's own: may be owned by the user,
-				 * per-user size cap */
-	bool drop;		/* read with the user's privileges */
+	char *path;     /* the file chosen */
+	bool user_file; /* the user's own: may be owned by the user,
+			 * per-user size cap */
+	bool drop;      /* read with the user's privileges */
 };
 
 /* Choose the file. ERR_CONFIG for a bad expand= pattern. */

@@ -31,3 +31,30 @@ uninstall-local:
 
 TESTS += tests/conf_manlint.sh
 dist_check_SCRIPTS += tests/conf_manlint.sh
+
+# Phase 2: the module's arguments over the file (unit level, through
+# pam_u2f/libmodule.la).
+check_PROGRAMS += tests/module/test_confargs
+TESTS += tests/module/test_confargs
+tests_module_test_confargs_SOURCES = tests/module/test_confargs.c tests/test.h
+tests_module_test_confargs_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
+tests_module_test_confargs_LDADD = pam_u2f/libmodule.la common/libcommon.la \
+	$(PAM_LIBS) $(LIBCRYPTO_LIBS)
+
+# Phase 2: the file through the real pam_u2f.so and libpam (the harness of
+# tests/module/test_module).
+check_PROGRAMS += tests/module/test_confmod
+TESTS += tests/module/test_confmod
+tests_module_test_confmod_SOURCES = tests/module/test_confmod.c \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
+	tests/test.h
+tests_module_test_confmod_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
+tests_module_test_confmod_LDADD = tests/libtokenctl.la common/libcommon.la \
+	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+
+# Phase 2: pamu2fcfg and pam_u2f.so agree through the file.
+TESTS += tests/conf_agree.sh
+dist_check_SCRIPTS += tests/conf_agree.sh

@@ -15,7 +15,8 @@ else
 	echo "$out" | sed 's/^/# /'
 	echo "not ok 1 - mandoc -T lint pam_u2f.conf.5"
 fi
-keys=$(sed -n 's/^	\[CONF_[A-Z_]*\] = { "\([a-z_]*\)".*/\1/p' "$src")
+keys=$(sed -n 's/^[[:space:]]*\[CONF_[A-Z_]*\] = {[[:space:]]*"\([a-z_]*\)".*/\1/p' \
+    "$src")
 missing=""
 n=0
 for k in $keys; do

@@ -10,56 +10,56 @@
 #include <string.h>
 
 struct test_state {
-	int failed;		/* the current case failed */
+	int failed; /* the current case failed */
 	int total_failed;
 };
 
 /* The running state; one per test program, only in tests. */
 static struct test_state test_st;
 
-#define T_FAIL_AT(...)                                                      \
-	do {                                                                \
-		printf("# %s:%d: ", __FILE__, __LINE__);                   \
-		printf(__VA_ARGS__);                                        \
-		printf("\n");                                               \
-		test_st.failed = 1;                                         \
+#define T_FAIL_AT(...)                                                         \
+	do {                                                                   \
+		printf("# %s:%d: ", __FILE__, __LINE__);                       \
+		printf(__VA_ARGS__);                                           \
+		printf("\n");                                                  \
+		test_st.failed = 1;                                            \
 	} while (0)
 
-#define T_TRUE(c)                                                           \
-	do {                                                                \
-		if (!(c))                                                   \
-			T_FAIL_AT("expected true: %s", #c);                 \
+#define T_TRUE(c)                                                              \
+	do {                                                                   \
+		if (!(c))                                                      \
+			T_FAIL_AT("expected true: %s", #c);                    \
 	} while (0)
 
-#define T_EQ_INT(a, b)                                                      \
-	do {                                                                \
-		long long t_a_ = (long long)(a), t_b_ = (long long)(b);     \
-		if (t_a_ != t_b_)                                           \
-			T_FAIL_AT("%s == %lld, expected %s == %lld", #a,    \
-			    t_a_, #b, t_b_);                                \
+#define T_EQ_INT(a, b)                                                         \
+	do {                                                                   \
+		long long t_a_ = (long long)(a), t_b_ = (long long)(b);        \
+		if (t_a_ != t_b_)                                              \
+			T_FAIL_AT("%s == %lld, expected %s == %lld", #a, t_a_, \
+			    #b, t_b_);                                         \
 	} while (0)
 
-#define T_EQ_ERR(a, b)                                                      \
-	do {                                                                \
-		int t_a_ = (a), t_b_ = (b);                                 \
-		if (t_a_ != t_b_)                                           \
-			T_FAIL_AT("%s == %s (%d), expected %s (%d)", #a,    \
-			    err_name(t_a_), t_a_, err_name(t_b_), t_b_);    \
+#define T_EQ_ERR(a, b)                                                         \
+	do {                                                                   \
+		int t_a_ = (a), t_b_ = (b);                                    \
+		if (t_a_ != t_b_)                                              \
+			T_FAIL_AT("%s == %s (%d), expected %s (%d)", #a,       \
+			    err_name(t_a_), t_a_, err_name(t_b_), t_b_);       \
 	} while (0)
 
-#define T_EQ_STR(a, b)                                                      \
-	do {                                                                \
-		const char *t_a_ = (a), *t_b_ = (b);                        \
-		if (t_a_ == NULL || t_b_ == NULL || strcmp(t_a_, t_b_) != 0) \
-			T_FAIL_AT("%s == \"%s\", expected \"%s\"", #a,      \
-			    t_a_ ? t_a_ : "(null)", t_b_ ? t_b_ : "(null)"); \
+#define T_EQ_STR(a, b)                                                         \
+	do {                                                                   \
+		const char *t_a_ = (a), *t_b_ = (b);                           \
+		if (t_a_ == NULL || t_b_ == NULL || strcmp(t_a_, t_b_) != 0)   \
+			T_FAIL_AT("%s == \"%s\", expected \"%s\"", #a,         \
+			    t_a_ ? t_a_ : "(null)", t_b_ ? t_b_ : "(null)");   \
 	} while (0)
 
-#define T_EQ_MEM(a, b, n)                                                   \
-	do {                                                                \
-		if (memcmp((a), (b), (n)) != 0)                             \
-			T_FAIL_AT("%s and %s differ in %zu bytes", #a, #b,  \
-			    (size_t)(n));                                   \
+#define T_EQ_MEM(a, b, n)                                                      \
+	do {                                                                   \
+		if (memcmp((a), (b), (n)) != 0)                                \
+			T_FAIL_AT("%s and %s differ in %zu bytes", #a, #b,     \
+			    (size_t)(n));                                      \
 	} while (0)
 
 struct test_case {
@@ -67,7 +67,10 @@ struct test_case {
 	void (*fn)(void);
 };
 
-#define TEST(fn) { #fn, fn }
+#define TEST(fn)                                                               \
+	{                                                                      \
+#fn, fn                                                        \
+	}
 
 static inline int
 test_run(const struct test_case *cases, size_t n)
@@ -87,11 +90,11 @@ test_run(const struct test_case *cases, size_t n)
 	return test_st.total_failed ? 1 : 0;
 }
 
-#define TEST_MAIN(...)                                                      \
-	int main(void)                                                      \
-	{                                                                   \
-		static const struct test_case cases_[] = { __VA_ARGS__ };   \
-		return test_run(cases_, sizeof(cases_) / sizeof(cases_[0]));\
+#define TEST_MAIN(...)                                                         \
+	int main(void)                                                         \
+	{                                                                      \
+		static const struct test_case cases_[] = {__VA_ARGS__};        \
+		return test_run(cases_, sizeof(cases_) / sizeof(cases_[0]));   \
 	}
 
 /* Hex string to bytes for known-answer vectors; aborts on bad input

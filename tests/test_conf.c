@@ -149,29 +149,29 @@ t_roundtrip_each(void)
 		enum conf_key k;
 		const char *line;
 	} v[] = {
-		{ CONF_DEBUG, "debug = false" },
-		{ CONF_DEBUG_FILE, "debug_file = syslog" },
-		{ CONF_ORIGIN, "origin = \"pam://h\"" },
-		{ CONF_APPID, "appid = \"pam://a\"" },
-		{ CONF_AUTHFILE, "authfile = .config/keys" },
-		{ CONF_EXPAND, "expand = false" },
-		{ CONF_AUTHPENDING_FILE, "authpending_file = \"\"" },
-		{ CONF_NOUSEROK, "nouserok = off" },
-		{ CONF_OPENASUSER, "openasuser = no" },
-		{ CONF_ALWAYSOK, "alwaysok = false" },
-		{ CONF_MAX_DEVICES, "max_devices = 1024" },
-		{ CONF_INTERACTIVE, "interactive = false" },
-		{ CONF_PROMPT, "prompt = \"p\"" },
-		{ CONF_MANUAL, "manual = false" },
-		{ CONF_CUE, "cue = false" },
-		{ CONF_CUE_PROMPT, "cue_prompt = \"c\"" },
-		{ CONF_NODETECT, "nodetect = false" },
-		{ CONF_USERPRESENCE, "userpresence = 1" },
-		{ CONF_USERVERIFICATION, "userverification = 0" },
-		{ CONF_PINVERIFICATION, "pinverification = -1" },
-		{ CONF_SSHFORMAT, "sshformat = false" },
-		{ CONF_TIMEOUT, "timeout = 3600" },
-		{ CONF_DEVICES, "devices = /dev/hidraw0" },
+	    {CONF_DEBUG, "debug = false"},
+	    {CONF_DEBUG_FILE, "debug_file = syslog"},
+	    {CONF_ORIGIN, "origin = \"pam://h\""},
+	    {CONF_APPID, "appid = \"pam://a\""},
+	    {CONF_AUTHFILE, "authfile = .config/keys"},
+	    {CONF_EXPAND, "expand = false"},
+	    {CONF_AUTHPENDING_FILE, "authpending_file = \"\""},
+	    {CONF_NOUSEROK, "nouserok = off"},
+	    {CONF_OPENASUSER, "openasuser = no"},
+	    {CONF_ALWAYSOK, "alwaysok = false"},
+	    {CONF_MAX_DEVICES, "max_devices = 1024"},
+	    {CONF_INTERACTIVE, "interactive = false"},
+	    {CONF_PROMPT, "prompt = \"p\""},
+	    {CONF_MANUAL, "manual = false"},
+	    {CONF_CUE, "cue = false"},
+	    {CONF_CUE_PROMPT, "cue_prompt = \"c\""},
+	    {CONF_NODETECT, "nodetect = false"},
+	    {CONF_USERPRESENCE, "userpresence = 1"},
+	    {CONF_USERVERIFICATION, "userverification = 0"},
+	    {CONF_PINVERIFICATION, "pinverification = -1"},
+	    {CONF_SSHFORMAT, "sshformat = false"},
+	    {CONF_TIMEOUT, "timeout = 3600"},
+	    {CONF_DEVICES, "devices = /dev/hidraw0"},
 	};
 	struct conf c;
 	char err[ERRLEN];
@@ -228,7 +228,7 @@ t_key_names(void)
 		T_TRUE(conf_key_name((enum conf_key)i) != NULL);
 		for (j = 0; j < i; j++)
 			T_TRUE(strcmp(conf_key_name((enum conf_key)i),
-			    conf_key_name((enum conf_key)j)) != 0);
+				   conf_key_name((enum conf_key)j)) != 0);
 	}
 	T_EQ_STR(conf_key_name(CONF_MAX_DEVICES), "max_devices");
 	T_TRUE(conf_key_name(CONF_NKEYS) == NULL);
@@ -258,16 +258,20 @@ t_empty_and_comments(void)
 	T_EQ_INT(c.set, 0);
 	T_EQ_ERR(parse("# only a comment\n\n   \n", &c, err), ERR_OK);
 	T_EQ_INT(c.set, 0);
-	T_EQ_ERR(parse("# hash\n// slashes\n  ## more ${HOME} + * \"\n"
-	    "timeout = 5 # trailing\r\nnodetect = true // trailing\n",
-	    &c, err), ERR_OK);
+	T_EQ_ERR(
+	    parse("# hash\n// slashes\n  ## more ${HOME} + * \"\n"
+		  "timeout = 5 # trailing\r\nnodetect = true // trailing\n",
+		&c, err),
+	    ERR_OK);
 	T_EQ_INT(c.set, bit(CONF_TIMEOUT) | bit(CONF_NODETECT));
 	T_EQ_INT(c.timeout, 5);
 	T_TRUE(c.nodetect);
 	conf_free(&c);
 	/* '#', '+', '*' and '//' inside quotes are text. */
 	T_EQ_ERR(parse("prompt = \"#1 + * // \\\"key\\\"\"\n"
-	    "cue_prompt = 'it\\'s #2'\norigin = pam://x\n", &c, err), ERR_OK);
+		       "cue_prompt = 'it\\'s #2'\norigin = pam://x\n",
+		     &c, err),
+	    ERR_OK);
 	T_EQ_STR(c.prompt, "#1 + * // \"key\"");
 	T_EQ_STR(c.cue_prompt, "it's #2");
 	T_EQ_STR(c.origin, "pam://x");
@@ -293,7 +297,26 @@ t_unknown_key(void)
 	    NAME ":1: no such option 'include'");
 	/* The hidden context option cannot be reached from a file. */
 	expect_error("\"pam_u2f conf ctx\" = x\n", ERR_CONFIG,
-	    NAME ":1: no such option 'pam_u2f conf ctx'");
+	    NAME ":1: no such option '(not shown)'");
+}
+
+/* A mistaken conf=/etc/shadow must not put a hash into the logs. */
+static void
+t_no_echo(void)
+{
+	struct conf c;
+	char err[ERRLEN];
+
+	T_EQ_ERR(parse("root:$y$j9T$SeCrEtHaSh:19000:0:99999:7:::\n", &c, err),
+	    ERR_CONFIG);
+	T_EQ_STR(err, NAME ":1: no such option '(not shown)'");
+	T_EQ_ERR(parse("daemon:*:19000:0:99999:7:::\n", &c, err), ERR_CONFIG);
+	T_EQ_STR(err, NAME ":1: stray '*'");
+	T_EQ_ERR(parse("timeout = 5 SeCrEt:HaSh\n", &c, err), ERR_CONFIG);
+	T_EQ_STR(err, NAME ":1: no such option '(not shown)'");
+	/* A long key-like word is cut out too. */
+	expect_error("abcdefghijklmnopqrstuvwxyzabcdefg = 1\n", ERR_CONFIG,
+	    NAME ":1: no such option '(not shown)'");
 }
 
 static void
@@ -313,8 +336,8 @@ t_wrong_type(void)
 	    NAME ":1: debug: \"maybe\" is not a boolean (true or false)");
 	expect_error("cue = 1\n", ERR_CONFIG,
 	    NAME ":1: cue: \"1\" is not a boolean (true or false)");
-	expect_error("origin = { a, b }\n", ERR_CONFIG,
-	    NAME ":1: unexpected token '{'");
+	expect_error(
+	    "origin = { a, b }\n", ERR_CONFIG, NAME ":1: unexpected token '{'");
 	expect_error("timeout 5\n", ERR_CONFIG,
 	    NAME ":1: missing equal sign after option 'timeout'");
 	expect_error("origin += x\n", ERR_CONFIG,
@@ -346,7 +369,7 @@ t_out_of_range(void)
 	    NAME ":1: timeout: 999999999999 is out of range (1 to 3600)");
 	expect_error("timeout = 99999999999999999999\n", ERR_CONFIG,
 	    NAME ":1: timeout: \"99999999999999999999\" is not a whole "
-	    "number");
+		 "number");
 	expect_error("max_devices = -1\n", ERR_CONFIG,
 	    NAME ":1: max_devices: -1 is out of range (0 to 1024)");
 	expect_error("max_devices = 1025\n", ERR_CONFIG,
@@ -376,7 +399,7 @@ t_bad_strings(void)
 	    NAME ":2: origin: \"pam://a?b\" contains a control character");
 	expect_error("debug_file = relative.log\n", ERR_CONFIG,
 	    NAME ":1: debug_file: \"relative.log\" is not \"stderr\", "
-	    "\"syslog\" or an absolute path");
+		 "\"syslog\" or an absolute path");
 }
 
 static void
@@ -394,8 +417,8 @@ t_long_string(void)
 	T_EQ_ERR(parse(text, &c, err), ERR_CONFIG);
 	T_TRUE(strstr(err, NAME ":1: prompt: \"xxx") == err);
 	T_TRUE(strstr(err, "\" is too long") != NULL);
-	T_TRUE(strlen(err) < 200);	/* the value is cut in messages */
-	text[10 + n - 1] = '"';		/* exactly the maximum */
+	T_TRUE(strlen(err) < 200); /* the value is cut in messages */
+	text[10 + n - 1] = '"';    /* exactly the maximum */
 	text[10 + n] = '\n';
 	text[10 + n + 1] = '\0';
 	T_EQ_ERR(parse(text, &c, err), ERR_OK);
@@ -411,7 +434,9 @@ t_devices(void)
 	char err[ERRLEN];
 
 	T_EQ_ERR(parse("devices = {\n  \"/dev/hidraw1\",\n  unix:/tmp/s\n}\n"
-	    "devices += { /dev/hidraw9 }\n", &c, err), ERR_OK);
+		       "devices += { /dev/hidraw9 }\n",
+		     &c, err),
+	    ERR_OK);
 	T_EQ_INT(c.ndevices, 3);
 	if (c.ndevices == 3) {
 		T_EQ_STR(c.devices[0], "/dev/hidraw1");
@@ -430,20 +455,21 @@ static void
 t_bad_device(void)
 {
 	expect_error("devices = {\n  \"/dev/hidraw1\",\n  \"/tmp/x\"\n}\n",
-	    ERR_CONFIG, NAME ":3: devices: \"/tmp/x\" is not a /dev/ path "
-	    "or a unix:/ socket path");
+	    ERR_CONFIG,
+	    NAME ":3: devices: \"/tmp/x\" is not a /dev/ path "
+		 "or a unix:/ socket path");
 	expect_error("devices = { \"unix:relative\" }\n", ERR_CONFIG,
 	    NAME ":1: devices: \"unix:relative\" is not a /dev/ path or a "
-	    "unix:/ socket path");
+		 "unix:/ socket path");
 	expect_error("devices = { \"/dev/\" }\n", ERR_CONFIG,
 	    NAME ":1: devices: \"/dev/\" is not a /dev/ path or a unix:/ "
-	    "socket path");
+		 "socket path");
 	expect_error("devices = { \"unix:/\" }\n", ERR_CONFIG,
 	    NAME ":1: devices: \"unix:/\" is not a /dev/ path or a unix:/ "
-	    "socket path");
+		 "socket path");
 	expect_error("devices = { \"\" }\n", ERR_CONFIG,
 	    NAME ":1: devices: \"\" is not a /dev/ path or a unix:/ socket "
-	    "path");
+		 "path");
 }
 
 /* "devices = {/dev/h0,/dev/h1,...}" with n entries; caller frees. */
@@ -488,13 +514,17 @@ t_bare_flags(void)
 	struct conf c;
 	char err[ERRLEN];
 
-	T_EQ_ERR(parse("# pam-u2f style\ncue\nnouserok # why\n  debug \t\r\n"
-	    "origin=pam://host\nauthfile=/etc/u2f_keys\nmax_devices=0\n"
-	    "sshformat", &c, err), ERR_OK);
+	T_EQ_ERR(
+	    parse("# pam-u2f style\ncue\nnouserok # why\n  debug \t\r\n"
+		  "origin=pam://host\nauthfile=/etc/u2f_keys\nmax_devices=0\n"
+		  "sshformat",
+		&c, err),
+	    ERR_OK);
 	T_EQ_STR(err, "");
-	T_EQ_INT(c.set, bit(CONF_CUE) | bit(CONF_NOUSEROK) | bit(CONF_DEBUG) |
-	    bit(CONF_ORIGIN) | bit(CONF_AUTHFILE) | bit(CONF_MAX_DEVICES) |
-	    bit(CONF_SSHFORMAT));
+	T_EQ_INT(c.set,
+	    bit(CONF_CUE) | bit(CONF_NOUSEROK) | bit(CONF_DEBUG) |
+		bit(CONF_ORIGIN) | bit(CONF_AUTHFILE) | bit(CONF_MAX_DEVICES) |
+		bit(CONF_SSHFORMAT));
 	T_TRUE(c.cue && c.nouserok && c.debug && c.sshformat);
 	T_EQ_STR(c.origin, "pam://host");
 	T_EQ_STR(c.authfile, "/etc/u2f_keys");
@@ -507,10 +537,11 @@ t_bare_flags(void)
 	    NAME ":2: missing equal sign after option 'cue'");
 	expect_error("devices = {\n cue\n}\n", ERR_CONFIG,
 	    NAME ":2: devices: \"cue\" is not a /dev/ path or a unix:/ "
-	    "socket path");
+		 "socket path");
 	T_EQ_ERR(parse("prompt = 'a\ncue\n'\n", &c, err), ERR_CONFIG);
-	T_EQ_STR(err, NAME ":3: prompt: \"a?cue?\" contains a control "
-	    "character");	/* libconfuse names the string's last line */
+	T_EQ_STR(err,
+	    NAME ":3: prompt: \"a?cue?\" contains a control "
+		 "character"); /* libconfuse names the string's last line */
 	/* Unquoted values with spaces must be quoted here. */
 	expect_error("prompt=Touch your key\n", ERR_CONFIG,
 	    NAME ":1: no such option 'your'");
@@ -542,8 +573,8 @@ t_syntax(void)
 	expect_error("}\n", ERR_CONFIG, NAME ":1: unexpected closing brace");
 	expect_error("\nprompt = \"open\n\n", ERR_CONFIG,
 	    NAME ":4: unterminated string");
-	expect_error("prompt = 'open\n", ERR_CONFIG,
-	    NAME ":2: unterminated string");
+	expect_error(
+	    "prompt = 'open\n", ERR_CONFIG, NAME ":2: unterminated string");
 }
 
 /* Bytes libconfuse's lexer would drop without a word. */
@@ -569,9 +600,12 @@ t_nul_and_env(void)
 	    ERR_CONFIG);
 	T_EQ_STR(err, NAME ":2: NUL byte");
 	T_EQ_INT(c.set, 0);
-	expect_error("\norigin = \"${HOME}\"\n", ERR_CONFIG, NAME ":2: \"${\" "
-	    "is not allowed (no environment variable substitution)");
-	expect_error("authfile = ${HOME}/keys\n", ERR_CONFIG, NAME ":1: "
+	expect_error("\norigin = \"${HOME}\"\n", ERR_CONFIG,
+	    NAME ":2: \"${\" "
+		 "is not allowed (no environment variable substitution)");
+	expect_error("authfile = ${HOME}/keys\n", ERR_CONFIG,
+	    NAME
+	    ":1: "
 	    "\"${\" is not allowed (no environment variable substitution)");
 }
 
@@ -586,8 +620,7 @@ t_errbuf(void)
 	    ERR_CONFIG);
 	T_EQ_STR(small, "test.co");
 	T_EQ_ERR(conf_parse_mem(NAME, "x = 1", 5, &c, NULL, 0), ERR_CONFIG);
-	T_EQ_ERR(conf_parse_mem(NAME, "timeout = 9", 11, &c, NULL, 0),
-	    ERR_OK);
+	T_EQ_ERR(conf_parse_mem(NAME, "timeout = 9", 11, &c, NULL, 0), ERR_OK);
 	T_EQ_INT(c.timeout, 9);
 	conf_free(&c);
 	T_EQ_ERR(conf_parse_mem(NAME, NULL, 1, &c, NULL, 0), ERR_INVAL);
@@ -604,8 +637,8 @@ is_root(void)
 }
 
 static void
-expect_file_error(const char *path, bool explicit_path, int want_r,
-    const char *why)
+expect_file_error(
+    const char *path, bool explicit_path, int want_r, const char *why)
 {
 	struct conf c;
 	char err[ERRLEN], want[ERRLEN];
@@ -649,10 +682,15 @@ t_file_parse_error(void)
 	struct conf c;
 	char err[ERRLEN], want[ERRLEN];
 
-	if (!is_root())
-		return;		/* refused for its owner: t_owner */
-	snprintf(want, sizeof(want), "%s:2: timeout: 0 is out of range "
-	    "(1 to 3600)", path);
+	if (!is_root()) {
+		expect_file_error(path, false, ERR_FILE_UNSAFE,
+		    "refused: the file is not owned by root");
+		return;
+	}
+	snprintf(want, sizeof(want),
+	    "%s:2: timeout: 0 is out of range "
+	    "(1 to 3600)",
+	    path);
 	T_EQ_ERR(conf_load(path, false, &c, err, sizeof(err)), ERR_CONFIG);
 	T_EQ_STR(err, want);
 	T_EQ_INT(c.set, 0);
@@ -696,9 +734,9 @@ static void
 t_writable(void)
 {
 	const char *g = write_file("group.conf", "timeout = 5\n", 0664);
-	const char *why = is_root() ?
-	    "refused: the file is group- or world-writable" :
-	    "refused: the file is not owned by root";
+	const char *why = is_root()
+	    ? "refused: the file is group- or world-writable"
+	    : "refused: the file is not owned by root";
 	const char *w;
 
 	expect_file_error(g, true, ERR_FILE_UNSAFE, why);
@@ -755,17 +793,16 @@ t_too_big(void)
 	text[n] = '\0';
 	path = write_file("big.conf", text, 0644);
 	free(text);
-	expect_file_error(path, true, is_root() ? ERR_TOO_BIG :
-	    ERR_FILE_UNSAFE, is_root() ?
-	    "refused: the file is larger than 65536 bytes" :
-	    "refused: the file is not owned by root");
+	expect_file_error(path, true, is_root() ? ERR_TOO_BIG : ERR_FILE_UNSAFE,
+	    is_root() ? "refused: the file is larger than 65536 bytes"
+		      : "refused: the file is not owned by root");
 }
 
 /* libconfuse's lexer has process-global state: parses in several threads
  * must be serialised by conf.c, and each must still see its own values. */
 #define THREADS 4
 #define ROUNDS 300
-#define LONG 3000	/* grows libconfuse's shared quoted-string buffer */
+#define LONG 3000 /* grows libconfuse's shared quoted-string buffer */
 
 static void *
 parse_many(void *arg)
@@ -780,14 +817,17 @@ parse_many(void *arg)
 	if ((text = malloc(LONG + 128)) == NULL)
 		return bad;
 	for (i = 0; i < ROUNDS; i++) {
-		snprintf(text, LONG + 128, "timeout = %ld\nprompt = \"%s\"\n"
-		    "%s", id + 1, prompt, i % 2 ? "foo = 1\n" : "");
+		snprintf(text, LONG + 128,
+		    "timeout = %ld\nprompt = \"%s\"\n"
+		    "%s",
+		    id + 1, prompt, i % 2 ? "foo = 1\n" : "");
 		if (parse(text, &c, err) != (i % 2 ? ERR_CONFIG : ERR_OK))
 			goto fail;
 		if (i % 2 && strcmp(err, NAME ":3: no such option 'foo'") != 0)
 			goto fail;
-		if (!(i % 2) && (c.timeout != id + 1 || c.prompt == NULL ||
-		    strcmp(c.prompt, prompt) != 0))
+		if (!(i % 2) &&
+		    (c.timeout != id + 1 || c.prompt == NULL ||
+			strcmp(c.prompt, prompt) != 0))
 			goto fail;
 		conf_free(&c);
 	}
@@ -806,8 +846,8 @@ t_threads(void)
 	long i;
 
 	for (i = 0; i < THREADS; i++)
-		T_TRUE(pthread_create(&th[i], NULL, parse_many,
-		    (void *)(intptr_t)i) == 0);
+		T_TRUE(pthread_create(
+			   &th[i], NULL, parse_many, (void *)(intptr_t)i) == 0);
 	for (i = 0; i < THREADS; i++) {
 		T_TRUE(pthread_join(th[i], &ret) == 0);
 		T_TRUE(ret == NULL);
@@ -855,8 +895,9 @@ uncomment_keys(char *text)
 		for (k = 0; k < CONF_NKEYS; k++) {
 			n = strlen(conf_key_name((enum conf_key)k));
 			if (strncmp(p, "# ", 2) == 0 &&
-			    strncmp(p + 2, conf_key_name((enum conf_key)k), n)
-			    == 0 && strncmp(p + 2 + n, " = ", 3) == 0)
+			    strncmp(p + 2, conf_key_name((enum conf_key)k),
+				n) == 0 &&
+			    strncmp(p + 2 + n, " = ", 3) == 0)
 				p[0] = ' ';
 		}
 	}
@@ -896,9 +937,8 @@ t_setup(void)
 static void
 t_cleanup(void)
 {
-	static const char *names[] = { "all.conf", "bad.conf", "target.conf",
-	    "link.conf", "group.conf", "world.conf", "owner.conf",
-	    "big.conf" };
+	static const char *names[] = {"all.conf", "bad.conf", "target.conf",
+	    "link.conf", "group.conf", "world.conf", "owner.conf", "big.conf"};
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -908,10 +948,11 @@ t_cleanup(void)
 
 TEST_MAIN(TEST(t_setup), TEST(t_roundtrip_all), TEST(t_roundtrip_each),
     TEST(t_key_names), TEST(t_default_path), TEST(t_empty_and_comments),
-    TEST(t_unknown_key), TEST(t_wrong_type), TEST(t_decimal_only),
-    TEST(t_out_of_range), TEST(t_bad_strings), TEST(t_long_string),
-    TEST(t_devices), TEST(t_bad_device), TEST(t_too_many_devices),
-    TEST(t_bare_flags), TEST(t_duplicate), TEST(t_syntax), TEST(t_dropped_bytes), TEST(t_nul_and_env), TEST(t_errbuf),
+    TEST(t_unknown_key), TEST(t_no_echo), TEST(t_wrong_type),
+    TEST(t_decimal_only), TEST(t_out_of_range), TEST(t_bad_strings),
+    TEST(t_long_string), TEST(t_devices), TEST(t_bad_device),
+    TEST(t_too_many_devices), TEST(t_bare_flags), TEST(t_duplicate),
+    TEST(t_syntax), TEST(t_dropped_bytes), TEST(t_nul_and_env), TEST(t_errbuf),
     TEST(t_file_roundtrip), TEST(t_file_parse_error), TEST(t_missing),
     TEST(t_symlink), TEST(t_writable), TEST(t_owner), TEST(t_not_regular),
     TEST(t_too_big), TEST(t_threads), TEST(t_example), TEST(t_cleanup))

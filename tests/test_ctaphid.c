@@ -761,6 +761,41 @@ test_log_names_function(void)
 	fakehid_free(f);
 }
 
+/* BUSY (another program is using the key) is retried within the deadline:
+ * the request goes out twice and the second answer is taken. A key that
+ * stays busy ends in ERR_HID_BUSY, not a hang. */
+static void
+test_xfer_busy_retried(void)
+{
+	struct fakehid *f = fakehid_new(0);
+	struct ctaphid *ch = open_fake(f);
+	uint8_t busy = 0x06, req[3] = {1, 2, 3}, buf[16];
+	size_t len = 0, before;
+	int64_t t0;
+
+	if (ch == NULL)
+		goto out;
+	before = fakehid_nwritten(f);
+	fakehid_queue_msg(f, cid_ok, CTAPHID_ERROR, &busy, 1);
+	fakehid_queue_msg(f, cid_ok, CTAPHID_MSG, req, sizeof(req));
+	T_EQ_ERR(ctaphid_xfer(ch, CTAPHID_MSG, req, sizeof(req), buf,
+		     sizeof(buf), &len, 1000),
+	    ERR_OK);
+	T_EQ_INT(len, sizeof(req));
+	T_EQ_INT(fakehid_nwritten(f) - before, 2);
+	fakehid_set_repeat(f, NULL, 0);
+	t0 = util_now_ms();
+	for (len = 0; len < 40; len++)
+		fakehid_queue_msg(f, cid_ok, CTAPHID_ERROR, &busy, 1);
+	T_EQ_ERR(ctaphid_xfer(ch, CTAPHID_MSG, req, sizeof(req), buf,
+		     sizeof(buf), &len, 200),
+	    ERR_HID_BUSY);
+	T_TRUE(util_now_ms() - t0 < 600);
+out:
+	ctaphid_close(&ch);
+	fakehid_free(f);
+}
+
 TEST_MAIN(TEST(test_init_ok), TEST(test_init_nonce_random),
     TEST(test_init_bad_len), TEST(test_init_wrong_nonce),
     TEST(test_init_bad_cid), TEST(test_open_errors), TEST(test_msg_roundtrip),
@@ -769,4 +804,5 @@ TEST_MAIN(TEST(test_init_ok), TEST(test_init_nonce_random),
     TEST(test_error_codes), TEST(test_error_other_cid), TEST(test_seq_order),
     TEST(test_bcnt_limits), TEST(test_short_report), TEST(test_device_gone),
     TEST(test_unexpected_cmd), TEST(test_ping), TEST(test_wink),
-    TEST(test_small_reports), TEST(test_log_names_function))
+    TEST(test_small_reports), TEST(test_log_names_function),
+    TEST(test_xfer_busy_retried))

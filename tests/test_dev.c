@@ -37,8 +37,8 @@ enroll(const char *path, const char *origin, struct reg_result *out)
 }
 
 static void
-auth_req_init(struct auth_req *req, const struct cred *creds, size_t n,
-    int timeout_ms)
+auth_req_init(
+    struct auth_req *req, const struct cred *creds, size_t n, int timeout_ms)
 {
 	memset(req, 0, sizeof(*req));
 	req->creds = creds;
@@ -58,8 +58,8 @@ run_auth(const char *const *paths, size_t npaths, const struct auth_req *req,
 	size_t ndevs = 0;
 	int r, first;
 
-	r = auth_open_all(paths, npaths, 0, NULL, OPEN_MS, &devs, &ndevs,
-	    &first);
+	r = auth_open_all(
+	    paths, npaths, 0, NULL, OPEN_MS, &devs, &ndevs, &first);
 	if (r == ERR_OK)
 		r = auth_run(devs, ndevs, req, res);
 	auth_close_all(devs, ndevs);
@@ -107,8 +107,8 @@ test_probe_own_and_foreign(void)
 		/* check-only on its own key handle: 6985 = "yes" */
 		T_EQ_ERR(dev_probe(d, ORIGIN, &reg.cred, 2000), ERR_OK);
 		/* same key handle, other origin: 6A80 */
-		T_EQ_ERR(dev_probe(d, "pam://other", &reg.cred, 2000),
-		    ERR_WRONG_KH);
+		T_EQ_ERR(
+		    dev_probe(d, "pam://other", &reg.cred, 2000), ERR_WRONG_KH);
 	}
 	dev_close(&d);
 	T_EQ_INT(tokenctl_count(&a, "p1=07 sw=6985"), 1);
@@ -158,8 +158,9 @@ test_keepalive_during_delayed_touch(void)
 	T_EQ_INT(tokenctl_start(&t, "--presence", "now", NULL), 0);
 	paths[0] = t.path;
 	T_EQ_ERR(enroll(t.path, ORIGIN, &reg), ERR_OK);
-	T_EQ_INT(tokenctl_restart(&t, "--presence", "after:400",
-	    "--keepalive", NULL), 0);
+	T_EQ_INT(tokenctl_restart(
+		     &t, "--presence", "after:400", "--keepalive", NULL),
+	    0);
 	auth_req_init(&req, &reg.cred, 1, 5000);
 	T_EQ_ERR(run_auth(paths, 1, &req, &res), ERR_OK);
 	T_TRUE(tokenctl_count(&t, "keepalive") >= 1);
@@ -272,7 +273,7 @@ test_no_device_and_unsupported(void)
 	struct auth_req req;
 	struct auth_result res;
 	struct cred c;
-	uint8_t kh[4] = { 1, 2, 3, 4 }, pk[65] = { 4 };
+	uint8_t kh[4] = {1, 2, 3, 4}, pk[65] = {4};
 	struct dev *d = NULL;
 
 	memset(&c, 0, sizeof(c));
@@ -288,8 +289,8 @@ test_no_device_and_unsupported(void)
 	c.flags = 0;
 	c.type = COSE_EDDSA;
 	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_UNSUPPORTED);
-	T_TRUE(dev_open_path("unix:/nonexistent/sock", NULL, 500, &d) !=
-	    ERR_OK);
+	T_TRUE(
+	    dev_open_path("unix:/nonexistent/sock", NULL, 500, &d) != ERR_OK);
 	T_TRUE(d == NULL);
 }
 
@@ -313,11 +314,12 @@ test_register_first_touched(void)
 	rq.rp_id = ORIGIN;
 	rq.type = COSE_ES256;
 	rq.presence = true;
-	T_EQ_ERR(auth_open_all(paths, 2, 0, NULL, OPEN_MS, &devs, &ndevs,
-	    &first), ERR_OK);
-	T_EQ_INT(ndevs, 2);
-	T_EQ_ERR(auth_register(devs, ndevs, &rq, &reg, &which, NULL, 5000),
+	T_EQ_ERR(
+	    auth_open_all(paths, 2, 0, NULL, OPEN_MS, &devs, &ndevs, &first),
 	    ERR_OK);
+	T_EQ_INT(ndevs, 2);
+	T_EQ_ERR(
+	    auth_register(devs, ndevs, &rq, &reg, &which, NULL, 5000), ERR_OK);
 	T_EQ_INT(which, 1);
 	auth_close_all(devs, ndevs);
 	reg_result_clear(&reg);
@@ -327,9 +329,7 @@ test_register_first_touched(void)
 
 TEST_MAIN(TEST(test_register_then_authenticate),
     TEST(test_probe_own_and_foreign), TEST(test_presence_denied_times_out),
-    TEST(test_keepalive_during_delayed_touch),
-    TEST(test_delayed_touch_classic),
+    TEST(test_keepalive_during_delayed_touch), TEST(test_delayed_touch_classic),
     TEST(test_two_tokens_credential_on_second),
-    TEST(test_five_credentials_one_touch),
-    TEST(test_wrong_public_key_refused), TEST(test_no_device_and_unsupported),
-    TEST(test_register_first_touched))
+    TEST(test_five_credentials_one_touch), TEST(test_wrong_public_key_refused),
+    TEST(test_no_device_and_unsupported), TEST(test_register_first_touched))

@@ -301,9 +301,140 @@ test_missing_keeps_errno(void)
 	cleanup();
 }
 
+/* ---- safefile_read_lines ---- */
+
+struct pieces {
+	char all[256];
+	size_t len, calls, partial, unterminated;
+	int stop_at; /* return ERR_PARSE from this call (1-based), 0: never */
+};
+
+static int
+collect(void *arg, const char *buf, size_t len)
+{
+	struct pieces *pc = arg;
+
+	pc->calls++;
+	if (len == 0 || buf[len - 1] != '\n')
+		pc->partial++;
+	if (buf[len] != '\0')
+		pc->unterminated++;
+	if (pc->len + len > sizeof(pc->all))
+		abort();
+	memcpy(pc->all + pc->len, buf, len);
+	pc->len += len;
+	return pc->stop_at != 0 && pc->calls == (size_t)pc->stop_at ? ERR_PARSE
+								    : ERR_OK;
+}
+
+/* Pieces of whole lines, NUL-terminated, in order, all of the file,
+ * whatever the chunk size; lines longer than the chunk whole. */
+static void
+test_read_lines_pieces(void)
+{
+	static const char data[] = "a\nbb\n\nccccccccccccccccccc\r\nd\0e\nlast";
+	struct safefile_policy pol = policy(4096);
+	struct pieces pc;
+	size_t chunk, bad = 0;
+
+	fresh_dir();
+	make_file("f", data, sizeof(data) - 1, 0644);
+	for (chunk = 1; chunk <= sizeof(data) + 1; chunk++) {
+		memset(&pc, 0, sizeof(pc));
+		if (safefile_read_lines_chunk(
+			path, &pol, chunk, collect, &pc, NULL) != ERR_OK ||
+		    pc.len != sizeof(data) - 1 ||
+		    memcmp(pc.all, data, pc.len) != 0 || pc.partial != 1 ||
+		    pc.unterminated != 0 || pc.calls < 1)
+			bad++;
+		/* reads of chunk bytes: a small chunk makes several pieces */
+		if (chunk <= 4 && pc.calls < 3)
+			bad++;
+	}
+	T_EQ_INT(bad, 0);
+	/* The default chunk: the whole lines, then at the end of the file
+	 * the last one, which has no newline. */
+	memset(&pc, 0, sizeof(pc));
+	T_EQ_ERR(safefile_read_lines(path, &pol, collect, &pc, NULL), ERR_OK);
+	T_EQ_INT(pc.calls, 2);
+	T_EQ_INT(pc.len, sizeof(data) - 1);
+	/* fn's error stops the reading and is returned. */
+	memset(&pc, 0, sizeof(pc));
+	pc.stop_at = 2;
+	T_EQ_ERR(safefile_read_lines_chunk(path, &pol, 2, collect, &pc, NULL),
+	    ERR_PARSE);
+	T_EQ_INT(pc.calls, 2);
+	/* An empty file: no piece at all. */
+	memset(&pc, 0, sizeof(pc));
+	make_file("empty", "", 0, 0600);
+	T_EQ_ERR(safefile_read_lines(path, &pol, collect, &pc, NULL), ERR_OK);
+	T_EQ_INT(pc.calls, 0);
+	T_EQ_ERR(safefile_read_lines_chunk(path, &pol, 0, collect, &pc, NULL),
+	    ERR_INVAL);
+	T_EQ_ERR(safefile_read_lines(path, &pol, NULL, &pc, NULL), ERR_INVAL);
+	cleanup();
+}
+
+/* The checks of safefile_read, with the same reasons. */
+static void
+test_read_lines_same_checks(void)
+{
+	struct safefile_policy pol = policy(4096);
+	struct pieces pc;
+	char target[PATH_MAX];
+	const char *why = NULL;
+
+	memset(&pc, 0, sizeof(pc));
+	fresh_dir();
+	make_file("target", "u:\n", 3, 0644);
+	memcpy(target, path, sizeof(target));
+	set_path("link");
+	if (symlink(target, path) != 0)
+		abort();
+	T_EQ_ERR(safefile_read_lines(path, &pol, collect, &pc, &why),
+	    ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is a symbolic link");
+	T_EQ_ERR(safefile_read_lines(dir, &pol, collect, &pc, &why),
+	    ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is not a regular file");
+	make_file("w", "u:\n", 3, 0602);
+	T_EQ_ERR(safefile_read_lines(path, &pol, collect, &pc, &why),
+	    ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	make_file("o", "u:\n", 3, 0644);
+	if (geteuid() == 0) {
+		if (chown(path, 4242, 4242) != 0)
+			abort();
+		pol.owner = 4243;
+	} else
+		pol.owner = geteuid() + 1;
+	T_EQ_ERR(safefile_read_lines(path, &pol, collect, &pc, &why),
+	    ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is owned by another user");
+	pol = policy(2);
+	T_EQ_ERR(
+	    safefile_read_lines(target, &pol, collect, &pc, &why), ERR_TOO_BIG);
+	T_EQ_STR(why, "is too large");
+	/* /proc says size 0 and then grows past the cap while read */
+	pol = policy(10);
+	T_EQ_ERR(safefile_read_lines_chunk(
+		     "/proc/self/status", &pol, 4, collect, &pc, &why),
+	    ERR_TOO_BIG);
+	T_EQ_STR(why, "is too large");
+	pol = policy(4096);
+	set_path("nope");
+	errno = 0;
+	T_EQ_ERR(safefile_read_lines(path, &pol, collect, &pc, &why), ERR_FILE);
+	T_EQ_INT(errno, ENOENT);
+	T_TRUE(why == NULL);
+	T_EQ_INT(pc.calls, 0);
+	cleanup();
+}
+
 TEST_MAIN(TEST(test_normal_file_read_exactly), TEST(test_symlink_refused),
     TEST(test_fifo_refused_without_blocking),
     TEST(test_directory_and_device_refused), TEST(test_writable_refused),
     TEST(test_wrong_owner_refused), TEST(test_root_owned_accepted),
     TEST(test_too_large_refused), TEST(test_grows_while_read),
-    TEST(test_missing_keeps_errno))
+    TEST(test_missing_keeps_errno), TEST(test_read_lines_pieces),
+    TEST(test_read_lines_same_checks))

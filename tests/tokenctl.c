@@ -39,8 +39,8 @@ tokenctl_spawn(struct tokenctl *t, va_list ap)
 	argv[n++] = "--daemon";
 	argv[n++] = "--pidfile";
 	argv[n++] = pidfile;
-	while ((a = va_arg(ap, const char *)) != NULL &&
-	    n < TOKENCTL_MAXARGS - 1)
+	while (
+	    (a = va_arg(ap, const char *)) != NULL && n < TOKENCTL_MAXARGS - 1)
 		argv[n++] = a;
 	argv[n] = NULL;
 	if ((pid = fork()) < 0)
@@ -79,6 +79,29 @@ tokenctl_start(struct tokenctl *t, ...)
 	return r;
 }
 
+/* Still running? A daemon whose parent is gone may stay a zombie until
+ * init reaps it (a container's PID 1 may never do so): that is gone. */
+static int
+tokenctl_alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	size_t n;
+	FILE *f;
+
+	if (kill(pid, 0) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) != NULL && p[1] == ' ' &&
+	    (p[2] == 'Z' || p[2] == 'X'))
+		return 0;
+	return 1;
+}
+
 static void
 tokenctl_kill(struct tokenctl *t)
 {
@@ -87,9 +110,9 @@ tokenctl_kill(struct tokenctl *t)
 	if (t->pid <= 0)
 		return;
 	kill(t->pid, SIGTERM);
-	for (i = 0; i < 200 && kill(t->pid, 0) == 0; i++)
-		usleep(10000);
-	if (kill(t->pid, 0) == 0)
+	for (i = 0; i < 200 && tokenctl_alive(t->pid); i++)
+		usleep(5000);
+	if (tokenctl_alive(t->pid))
 		kill(t->pid, SIGKILL);
 	t->pid = 0;
 }

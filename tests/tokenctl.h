@@ -7,10 +7,10 @@
 
 struct tokenctl {
 	pid_t pid;
-	char dir[64];		/* private temp dir */
-	char path[128];		/* "unix:DIR/tok.sock" */
-	char log[128];		/* DIR/tok.log (one line per APDU) */
-	char state[128];	/* DIR/tok.state */
+	char dir[64];    /* private temp dir */
+	char path[128];  /* "unix:DIR/tok.sock" */
+	char log[128];   /* DIR/tok.log (one line per APDU) */
+	char state[128]; /* DIR/tok.state */
 };
 
 /* Start a token daemon with extra options (NULL-terminated list), e.g.

@@ -93,8 +93,9 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		first_err = ERR_OK;
 		*devs = NULL;
 		*n = 0;
-		r = auth_open_all((const char *const *)o->devices, o->ndevices,
-		    0, o->lg, OPEN_MS, devs, n, &first_err);
+		r = auth_open_backend(o->backend,
+		    (const char *const *)o->devices, o->ndevices, 0, o->lg,
+		    OPEN_MS, devs, n, &first_err);
 		if (r != ERR_OK || *n > 0)
 			break;
 		auth_close_all(*devs, *n);

@@ -22,7 +22,8 @@ enum {
 	OPT_LIST,
 	OPT_REMOVE,
 	OPT_CHECK,
-	OPT_CONF
+	OPT_CONF,
+	OPT_BACKEND
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
     {"remove", required_argument, NULL, OPT_REMOVE},
     {"check", optional_argument, NULL, OPT_CHECK},
     {"conf", required_argument, NULL, OPT_CONF},
+    {"backend", required_argument, NULL, OPT_BACKEND},
     {NULL, 0, NULL, 0},
 };
 
@@ -64,6 +66,7 @@ static const char usage_text[] =
     "      --device=PATH        use this key only (/dev/hidrawN or "
     "unix:PATH);\n"
     "                           may be repeated\n"
+    "      --backend=NAME       transport: native (default) or libu2f-host\n"
     "      --timeout=SECONDS    wait this long for a key and a touch (15)\n"
     "      --conf=PATH          read defaults from this pam_u2f.conf\n"
     "      --add [FILE]         add the new credential to FILE\n"
@@ -100,6 +103,22 @@ set_str(char **dst, const char *src)
 	free(*dst);
 	*dst = s;
 	return true;
+}
+
+static bool
+parse_backend(struct tool_opts *o, const char *arg)
+{
+	int r = dev_backend_parse(arg, &o->backend);
+
+	if (r == ERR_UNSUPPORTED)
+		tool_msg("--backend %s: not built in "
+			 "(./configure --with-libu2f-host)",
+		    arg);
+	else if (r != ERR_OK)
+		tool_msg("--backend: unknown backend '%s' "
+			 "(native, libu2f-host)",
+		    arg);
+	return r == ERR_OK;
 }
 
 static bool
@@ -252,6 +271,8 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return parse_remove(o, arg);
 	case OPT_CONF:
 		return set_str(&o->conf_path, arg);
+	case OPT_BACKEND:
+		return parse_backend(o, arg);
 	default:
 		fputs("Try 'pamu2fcfg --help'.\n", stderr);
 		return false;
@@ -315,6 +336,11 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 		}
 		if (!set_str(&o->file, argv[optind]))
 			return false;
+	}
+	if (o->backend != DEV_BACKEND_NATIVE && o->ndevices > 0) {
+		tool_msg("--device needs the native backend "
+			 "(libu2f-host finds keys itself)");
+		return false;
 	}
 	if (o->nouser && o->mode != TOOL_PRINT) {
 		tool_msg("-n/--nouser only applies when printing a line");

@@ -43,6 +43,7 @@ struct tool_opts {
 	bool timeout_set;    /* --timeout was given */
 	char **devices;      /* owned; explicit --device paths */
 	size_t ndevices;
+	enum dev_backend backend; /* --backend, default native */
 	int timeout_s;
 	size_t remove_index; /* 1-based, for --remove */
 	bool nouser;

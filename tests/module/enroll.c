@@ -90,8 +90,8 @@ mt_put(struct mt_buf *b, const void *p, size_t n)
 static void
 mt_put_u32(struct mt_buf *b, uint32_t v)
 {
-	uint8_t x[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t x[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16),
+	    (uint8_t)(v >> 8), (uint8_t)v};
 
 	mt_put(b, x, 4);
 }

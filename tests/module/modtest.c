@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -13,6 +14,7 @@
 
 #include "modtest.h"
 
+#define MT_NSS_WRAPPER "libnss_wrapper.so"
 #define MT_UID_ALICE 4711
 #define MT_UID_BOB 4712
 #define MT_UID_CAROL 4713
@@ -50,8 +52,8 @@ mt_write(const char *path, const char *text, size_t len,
 		mt_die(path);
 	if (fchmod(fd, mode) != 0)
 		mt_die(path);
-	if (mt.root && fchown(fd, u != NULL ? u->uid : 0,
-	    u != NULL ? u->gid : 0) != 0)
+	if (mt.root &&
+	    fchown(fd, u != NULL ? u->uid : 0, u != NULL ? u->gid : 0) != 0)
 		mt_die(path);
 	close(fd);
 }
@@ -88,9 +90,11 @@ mt_users_files(void)
 	    (unsigned)mt.carol.uid, (unsigned)mt.carol.gid, mt.carol.home);
 	snprintf(path, sizeof(path), "%s/passwd", mt.dir);
 	mt_write(path, text, (size_t)n, NULL, 0644);
-	n = snprintf(text, sizeof(text), "root:x:0:\nalice:x:%u:\n"
-	    "bob:x:%u:\ncarol:x:%u:\n", (unsigned)mt.alice.gid,
-	    (unsigned)mt.bob.gid, (unsigned)mt.carol.gid);
+	n = snprintf(text, sizeof(text),
+	    "root:x:0:\nalice:x:%u:\n"
+	    "bob:x:%u:\ncarol:x:%u:\n",
+	    (unsigned)mt.alice.gid, (unsigned)mt.bob.gid,
+	    (unsigned)mt.carol.gid);
 	snprintf(path, sizeof(path), "%s/group", mt.dir);
 	mt_write(path, text, (size_t)n, NULL, 0644);
 }
@@ -120,6 +124,7 @@ mt_setup(char **argv)
 {
 	const char *d = getenv("PU_MODTEST_DIR");
 	char path[300];
+	void *h;
 
 	if (d != NULL) {
 		snprintf(mt.dir, sizeof(mt.dir), "%s", d);
@@ -129,11 +134,11 @@ mt_setup(char **argv)
 		mt_user_init(&mt.carol, "carol", MT_UID_CAROL);
 		return 0;
 	}
-	if (access("/usr/lib/x86_64-linux-gnu/libnss_wrapper.so", R_OK) != 0 &&
-	    access("/usr/lib/libnss_wrapper.so", R_OK) != 0) {
-		printf("1..0 # SKIP libnss_wrapper.so not found\n");
+	if ((h = dlopen(MT_NSS_WRAPPER, RTLD_LAZY | RTLD_LOCAL)) == NULL) {
+		printf("1..0 # SKIP %s not found\n", MT_NSS_WRAPPER);
 		return 77;
 	}
+	dlclose(h);
 	snprintf(mt.dir, sizeof(mt.dir), "/tmp/pu-mod-XXXXXX");
 	if (mkdtemp(mt.dir) == NULL || chmod(mt.dir, 0755) != 0)
 		mt_die("mkdtemp");
@@ -149,7 +154,7 @@ mt_setup(char **argv)
 	setenv("NSS_WRAPPER_PASSWD", path, 1);
 	snprintf(path, sizeof(path), "%s/group", mt.dir);
 	setenv("NSS_WRAPPER_GROUP", path, 1);
-	setenv("LD_PRELOAD", "libnss_wrapper.so", 1);
+	setenv("LD_PRELOAD", MT_NSS_WRAPPER, 1);
 	setenv("PU_MODTEST_DIR", mt.dir, 1);
 	unsetenv("XDG_CONFIG_HOME");
 	fflush(stdout);
@@ -190,8 +195,10 @@ mt_service_lines(const char *name, const char *args, const char *more)
 	char path[300], text[4096];
 	int n;
 
-	n = snprintf(text, sizeof(text), "auth required %s %s debug "
-	    "debug_file=%s\n%s", mt.module, args, mt.debug, more);
+	n = snprintf(text, sizeof(text),
+	    "auth required %s %s debug "
+	    "debug_file=%s\n%s",
+	    mt.module, args, mt.debug, more);
 	snprintf(path, sizeof(path), "%s/%s", mt.confdir, name);
 	mt_write(path, text, (size_t)n, NULL, 0644);
 	mt_write(mt.debug, "", 0, NULL, 0600);

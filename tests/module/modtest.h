@@ -22,10 +22,10 @@ struct mt_user {
 
 /* The scripted conversation. */
 struct mt_conv {
-	bool fail;		/* the conversation call fails */
-	bool null_answer;	/* prompts get a NULL resp->resp */
-	bool null_resp;		/* prompts get a NULL response array */
-	char shown[MT_SHOWN_MAX];	/* "I:text\n", "E:text\n", "P:text\n" */
+	bool fail;                /* the conversation call fails */
+	bool null_answer;         /* prompts get a NULL resp->resp */
+	bool null_resp;           /* prompts get a NULL response array */
+	char shown[MT_SHOWN_MAX]; /* "I:text\n", "E:text\n", "P:text\n" */
 	size_t ninfo, nerror, nprompts;
 	/* If set, answers prompts (malloc'd answer); else "". */
 	char *(*answer)(struct mt_conv *cv, const char *prompt);
@@ -33,9 +33,9 @@ struct mt_conv {
 };
 
 struct mt_env {
-	char dir[128];		/* private tree */
+	char dir[128]; /* private tree */
 	char confdir[192];
-	char debug[192];	/* debug log (exists, empty at mt_service) */
+	char debug[192]; /* debug log (exists, empty at mt_service) */
 	char module[512];
 	bool root;
 	struct mt_user alice, bob, carol;

@@ -47,8 +47,9 @@ mt_conv_fn(int n, const struct pam_message **msg, struct pam_response **resp,
 			mt_record(cv, 'P', msg[i]->msg);
 			if (cv->null_answer)
 				break;
-			r[i].resp = cv->answer != NULL ?
-			    cv->answer(cv, msg[i]->msg) : strdup("");
+			r[i].resp = cv->answer != NULL
+			    ? cv->answer(cv, msg[i]->msg)
+			    : strdup("");
 			break;
 		}
 	}
@@ -66,7 +67,7 @@ int
 mt_auth(const char *service, const char *user, struct mt_conv *cv)
 {
 	struct mt_conv dummy;
-	struct pam_conv conv = { mt_conv_fn, cv != NULL ? cv : &dummy };
+	struct pam_conv conv = {mt_conv_fn, cv != NULL ? cv : &dummy};
 	pam_handle_t *pamh = NULL;
 	int r;
 
@@ -85,7 +86,7 @@ int
 mt_direct(const char *user, const char *args)
 {
 	struct mt_conv cv;
-	struct pam_conv conv = { mt_conv_fn, &cv };
+	struct pam_conv conv = {mt_conv_fn, &cv};
 	pam_handle_t *pamh = NULL;
 	const char *argv[MT_ARGV_MAX];
 	char buf[2048], dbg[300], *save = NULL, *tok;
@@ -97,8 +98,9 @@ mt_direct(const char *user, const char *args)
 	mt_service("direct", "");
 	snprintf(buf, sizeof(buf), "%s", args);
 	snprintf(dbg, sizeof(dbg), "debug_file=%s", mt.debug);
-	for (tok = strtok_r(buf, " ", &save); tok != NULL &&
-	    argc < MT_ARGV_MAX - 2; tok = strtok_r(NULL, " ", &save))
+	for (tok = strtok_r(buf, " ", &save);
+	     tok != NULL && argc < MT_ARGV_MAX - 2;
+	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc++] = "debug";
 	argv[argc++] = dbg;

@@ -23,8 +23,10 @@ mt_key_new(uint8_t point[65])
 	if (k == NULL)
 		return NULL;
 	k->pkey = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
-	if (k->pkey == NULL || EVP_PKEY_get_octet_string_param(k->pkey,
-	    "encoded-pub-key", point, 65, &n) != 1 || n != 65) {
+	if (k->pkey == NULL ||
+	    EVP_PKEY_get_octet_string_param(
+		k->pkey, "encoded-pub-key", point, 65, &n) != 1 ||
+	    n != 65) {
 		mt_key_free(k);
 		return NULL;
 	}
@@ -47,8 +49,9 @@ mt_sign(struct mt_key *k, const uint8_t *msg, size_t len, uint8_t *sig,
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	int ok;
 
-	ok = ctx != NULL && EVP_DigestSignInit(ctx, NULL, EVP_sha256(), NULL,
-	    k->pkey) == 1 && EVP_DigestSign(ctx, sig, siglen, msg, len) == 1;
+	ok = ctx != NULL &&
+	    EVP_DigestSignInit(ctx, NULL, EVP_sha256(), NULL, k->pkey) == 1 &&
+	    EVP_DigestSign(ctx, sig, siglen, msg, len) == 1;
 	EVP_MD_CTX_free(ctx);
 	return ok ? ERR_OK : ERR_CRYPTO;
 }

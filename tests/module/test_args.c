@@ -31,16 +31,16 @@ sink_fn(void *arg, const char *line)
 static int
 parse(struct options *o, struct sink *s, const char **argv, int argc)
 {
-	struct log lg = { sink_fn, s };
+	struct log lg = {sink_fn, s};
 
 	memset(s, 0, sizeof(*s));
 	return args_parse(o, argc, argv, &lg);
 }
 
-#define PARSE(o, s, ...)                                                    \
-	parse((o), (s), (const char *[]){ __VA_ARGS__ },                    \
-	    (int)(sizeof((const char *[]){ __VA_ARGS__ }) /                 \
-	    sizeof(const char *)))
+#define PARSE(o, s, ...)                                                       \
+	parse((o), (s), (const char *[]){__VA_ARGS__},                         \
+	    (int)(sizeof((const char *[]){__VA_ARGS__}) /                      \
+		sizeof(const char *)))
 
 static void
 test_defaults(void)
@@ -70,13 +70,15 @@ test_every_argument(void)
 	struct options o;
 	struct sink s;
 
-	T_EQ_ERR(PARSE(&o, &s, "debug", "debug_file=syslog", "origin=pam://o",
-	    "appid=pam://a", "authfile=/etc/u2f", "expand",
-	    "authpending_file=", "nouserok", "openasuser", "alwaysok",
-	    "max_devices=3", "interactive", "[prompt=Insert it \\] now]",
-	    "manual", "cue", "[cue_prompt=Touch it]", "nodetect",
-	    "userpresence=0", "userverification=0", "pinverification=-1",
-	    "timeout=3600", "devices=/dev/hidraw1,unix:/run/t.sock"), ERR_OK);
+	T_EQ_ERR(
+	    PARSE(&o, &s, "debug", "debug_file=syslog", "origin=pam://o",
+		"appid=pam://a", "authfile=/etc/u2f", "expand",
+		"authpending_file=", "nouserok", "openasuser", "alwaysok",
+		"max_devices=3", "interactive", "[prompt=Insert it \\] now]",
+		"manual", "cue", "[cue_prompt=Touch it]", "nodetect",
+		"userpresence=0", "userverification=0", "pinverification=-1",
+		"timeout=3600", "devices=/dev/hidraw1,unix:/run/t.sock"),
+	    ERR_OK);
 	T_TRUE(o.debug && o.expand && o.nouserok && o.openasuser &&
 	    o.alwaysok && o.interactive && o.manual && o.cue && o.nodetect);
 	T_EQ_STR(o.debug_file, "syslog");
@@ -123,15 +125,40 @@ static void
 test_refused(void)
 {
 	static const char *bad[] = {
-		"bogus", "debug=1", "timeout=0", "timeout=3601", "timeout=",
-		"timeout=+5", "timeout= 5", "timeout=5s", "timeout=99999999999999",
-		"max_devices=-1", "max_devices=1025", "max_devices=x",
-		"userpresence=2", "userpresence=", "userverification=1",
-		"pinverification=1", "origin=", "appid=", "authfile=",
-		"debug_file=", "prompt=", "devices=", "devices=a",
-		"devices=/dev/hidraw0,", "devices=,/x", "[prompt=open",
-		"[prompt=esc\\]", "conf=/nonexistent/pam_u2f.conf",
-		"conf=/etc/passwd", "cue_prompt", "origin", "Debug",
+	    "bogus",
+	    "debug=1",
+	    "timeout=0",
+	    "timeout=3601",
+	    "timeout=",
+	    "timeout=+5",
+	    "timeout= 5",
+	    "timeout=5s",
+	    "timeout=99999999999999",
+	    "max_devices=-1",
+	    "max_devices=1025",
+	    "max_devices=x",
+	    "userpresence=2",
+	    "userpresence=",
+	    "userverification=1",
+	    "pinverification=1",
+	    "origin=",
+	    "appid=",
+	    "authfile=",
+	    "debug_file=",
+	    "prompt=",
+	    "devices=",
+	    "devices=a",
+	    "devices=/dev/hidraw0,",
+	    "devices=,/x",
+	    "backend=",
+	    "backend=libfido2",
+	    "[prompt=open",
+	    "[prompt=esc\\]",
+	    "conf=/nonexistent/pam_u2f.conf",
+	    "conf=/etc/passwd",
+	    "cue_prompt",
+	    "origin",
+	    "Debug",
 	};
 	struct options o;
 	struct sink s;
@@ -150,9 +177,9 @@ test_refused(void)
 	T_EQ_ERR(PARSE(&o, &s, "userverification=1"), ERR_CONFIG);
 	T_TRUE(strstr(s.text, "not supported yet") != NULL);
 	args_free(&o);
+	/* Not a configuration file: refused with its name and line. */
 	T_EQ_ERR(PARSE(&o, &s, "conf=/etc/passwd"), ERR_CONFIG);
-	T_TRUE(strstr(s.text, "configuration files are not supported yet") !=
-	    NULL);
+	T_TRUE(strstr(s.text, "/etc/passwd:1: ") != NULL);
 	args_free(&o);
 	/* Every bad argument is reported, not just the first. */
 	T_EQ_ERR(PARSE(&o, &s, "one", "two"), ERR_CONFIG);
@@ -167,40 +194,41 @@ test_retval_table(void)
 		int err;
 		int pam;
 	} rows[] = {
-		{ ERR_OK, PAM_SUCCESS },
-		{ ERR_TIMEOUT, PAM_AUTH_ERR },
-		{ ERR_NO_KEY, PAM_AUTH_ERR },
-		{ ERR_WRONG_KH, PAM_AUTH_ERR },
-		{ ERR_VERIFY, PAM_AUTH_ERR },
-		{ ERR_NO_PRESENCE, PAM_AUTH_ERR },
-		{ ERR_PRESENCE, PAM_AUTH_ERR },
-		{ ERR_IO, PAM_AUTH_ERR },
-		{ ERR_PROTO, PAM_AUTH_ERR },
-		{ ERR_NODEV, PAM_AUTH_ERR },
-		{ ERR_PERM, PAM_AUTH_ERR },
-		{ ERR_PENDING, PAM_AUTH_ERR },
-		{ ERR_FILE, PAM_AUTHINFO_UNAVAIL },
-		{ ERR_FILE_UNSAFE, PAM_AUTHINFO_UNAVAIL },
-		{ ERR_PARSE, PAM_AUTHINFO_UNAVAIL },
-		{ ERR_TOO_BIG, PAM_AUTHINFO_UNAVAIL },
-		{ ERR_UNSUPPORTED, PAM_AUTHINFO_UNAVAIL },
-		{ ERR_NOT_FOUND, PAM_USER_UNKNOWN },
-		{ ERR_CONFIG, PAM_SERVICE_ERR },
-		{ ERR_INVAL, PAM_SERVICE_ERR },
-		{ ERR_NOMEM, PAM_BUF_ERR },
-		{ ERR_SYSTEM, PAM_SYSTEM_ERR },
-		{ ERR_RANDOM, PAM_SYSTEM_ERR },
-		{ ERR_CRYPTO, PAM_SYSTEM_ERR },
-		{ ERR_CANCELLED, PAM_CONV_ERR },
-		{ -12345, PAM_AUTH_ERR },
-		{ 1, PAM_AUTH_ERR },
+	    {ERR_OK, PAM_SUCCESS},
+	    {ERR_TIMEOUT, PAM_AUTH_ERR},
+	    {ERR_NO_KEY, PAM_AUTH_ERR},
+	    {ERR_WRONG_KH, PAM_AUTH_ERR},
+	    {ERR_VERIFY, PAM_AUTH_ERR},
+	    {ERR_NO_PRESENCE, PAM_AUTH_ERR},
+	    {ERR_PRESENCE, PAM_AUTH_ERR},
+	    {ERR_IO, PAM_AUTH_ERR},
+	    {ERR_PROTO, PAM_AUTH_ERR},
+	    {ERR_NODEV, PAM_AUTH_ERR},
+	    {ERR_PERM, PAM_AUTH_ERR},
+	    {ERR_PENDING, PAM_AUTH_ERR},
+	    {ERR_FILE, PAM_AUTHINFO_UNAVAIL},
+	    {ERR_FILE_UNSAFE, PAM_AUTHINFO_UNAVAIL},
+	    {ERR_PARSE, PAM_AUTHINFO_UNAVAIL},
+	    {ERR_TOO_BIG, PAM_AUTHINFO_UNAVAIL},
+	    {ERR_UNSUPPORTED, PAM_AUTHINFO_UNAVAIL},
+	    {ERR_NOT_FOUND, PAM_USER_UNKNOWN},
+	    {ERR_CONFIG, PAM_SERVICE_ERR},
+	    {ERR_INVAL, PAM_SERVICE_ERR},
+	    {ERR_NOMEM, PAM_BUF_ERR},
+	    {ERR_SYSTEM, PAM_SYSTEM_ERR},
+	    {ERR_RANDOM, PAM_SYSTEM_ERR},
+	    {ERR_CRYPTO, PAM_SYSTEM_ERR},
+	    {ERR_CANCELLED, PAM_CONV_ERR},
+	    {-12345, PAM_AUTH_ERR},
+	    {1, PAM_AUTH_ERR},
 	};
 	size_t i;
 	int e;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		if (retval_pam(rows[i].err, false) != rows[i].pam)
-			T_FAIL_AT("%s -> %d, expected %d", err_name(rows[i].err),
+			T_FAIL_AT("%s -> %d, expected %d",
+			    err_name(rows[i].err),
 			    retval_pam(rows[i].err, false), rows[i].pam);
 	T_EQ_INT(retval_pam(ERR_NOT_FOUND, true), PAM_IGNORE);
 	/* Nothing but the no-credentials case is ever PAM_IGNORE, and
@@ -208,12 +236,39 @@ test_retval_table(void)
 	for (e = ERR_LAST - 5; e <= 5; e++) {
 		if (e != ERR_NOT_FOUND && retval_pam(e, true) == PAM_IGNORE)
 			T_FAIL_AT("%d gives PAM_IGNORE", e);
-		if (e != ERR_OK && (retval_pam(e, true) == PAM_SUCCESS ||
-		    retval_pam(e, false) == PAM_SUCCESS))
+		if (e != ERR_OK &&
+		    (retval_pam(e, true) == PAM_SUCCESS ||
+			retval_pam(e, false) == PAM_SUCCESS))
 			T_FAIL_AT("%d gives PAM_SUCCESS", e);
 	}
 }
 
-TEST_MAIN(TEST(test_defaults), TEST(test_every_argument),
-    TEST(test_sshformat_origin), TEST(test_refused),
-    TEST(test_retval_table))
+/* backend=: libu2f-host only when built in, never with devices=. */
+static void
+test_backend(void)
+{
+	bool built = dev_u2fh_version() != NULL;
+	struct options o;
+	struct sink s;
+
+	T_EQ_ERR(PARSE(&o, &s, "backend=native"), ERR_OK);
+	T_EQ_INT(o.backend, DEV_BACKEND_NATIVE);
+	args_free(&o);
+	T_EQ_ERR(
+	    PARSE(&o, &s, "backend=libu2f-host"), built ? ERR_OK : ERR_CONFIG);
+	if (built)
+		T_EQ_INT(o.backend, DEV_BACKEND_LIBU2FHOST);
+	else
+		T_TRUE(strstr(s.text, "not built in") != NULL);
+	args_free(&o);
+	if (built) {
+		T_EQ_ERR(PARSE(&o, &s, "backend=libu2f-host",
+			     "devices=/dev/hidraw0"),
+		    ERR_CONFIG);
+		T_TRUE(strstr(s.text, "devices= needs backend=native") != NULL);
+		args_free(&o);
+	}
+}
+
+TEST_MAIN(TEST(test_backend), TEST(test_defaults), TEST(test_every_argument),
+    TEST(test_sshformat_origin), TEST(test_refused), TEST(test_retval_table))

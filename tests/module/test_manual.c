@@ -36,8 +36,8 @@ fx_init(struct fixture *f, uint8_t flags, const char *sign_rp)
 	f->c.pk_len = sizeof(f->point);
 	f->c.type = COSE_ES256;
 	f->c.flags = CRED_PRESENCE;
-	if (mt_answer(f->k, f->cdh, RP, sign_rp, flags, 0x01020304,
-	    f->lines) != ERR_OK)
+	if (mt_answer(f->k, f->cdh, RP, sign_rp, flags, 0x01020304, f->lines) !=
+	    ERR_OK)
 		abort();
 }
 
@@ -54,8 +54,8 @@ fx_free(struct fixture *f)
 static int
 fx_verify(struct fixture *f, bool presence, struct assertion *as)
 {
-	struct manual_answer a = { f->lines[0], f->lines[1], f->lines[2],
-		f->lines[3] };
+	struct manual_answer a = {
+	    f->lines[0], f->lines[1], f->lines[2], f->lines[3]};
 
 	return manual_verify(f->cdh, RP, &f->c, presence, &a, as);
 }
@@ -150,7 +150,7 @@ static void
 test_verify_malformed(void)
 {
 	static const char *const bad_authdata[] = {
-		"", "!!!!", "WCQA",	/* 0x58 0x24: 36 bytes announced */
+	    "", "!!!!", "WCQA", /* 0x58 0x24: 36 bytes announced */
 	};
 	struct fixture f;
 	struct assertion as;
@@ -187,8 +187,7 @@ test_authdata_trailing(void)
 	size_t n = 0;
 
 	fx_init(&f, 0x01, RP);
-	T_EQ_ERR(b64_decode(f.lines[2], strlen(f.lines[2]), &raw, &n),
-	    ERR_OK);
+	T_EQ_ERR(b64_decode(f.lines[2], strlen(f.lines[2]), &raw, &n), ERR_OK);
 	T_EQ_INT(n, 39);
 	/* One byte after the CBOR byte string. */
 	ext = malloc(n + 1);

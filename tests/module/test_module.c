@@ -55,8 +55,8 @@ service_dev(const char *name, const struct tokenctl *t, const char *more)
 {
 	char args[ARGS_MAX];
 
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s %s",
-	    t->path, more);
+	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s %s", t->path,
+	    more);
 	mt_service(name, args);
 }
 
@@ -135,8 +135,10 @@ test_second_token(void)
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(tokenctl_start(&a, "--presence", "now", NULL), 0);
 	T_EQ_INT(one_token(&b, "now", &mt.alice, &c), 0);
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s,%s "
-	    "timeout=5 cue", a.path, b.path);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s,%s "
+	    "timeout=5 cue",
+	    a.path, b.path);
 	mt_service("second", args);
 	T_EQ_INT(mt_auth("second", "alice", &cv), PAM_SUCCESS);
 	T_EQ_INT(touches(&a), 0);
@@ -188,8 +190,10 @@ test_old_format(void)
 	line = mt_line_old("alice", &c);
 	T_TRUE(line != NULL);
 	mt_keys(&mt.alice, line != NULL ? line : "");
-	snprintf(args, sizeof(args), "origin=" ORIGIN " appid=pam://old-appid"
-	    " devices=%s timeout=5", t.path);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " appid=pam://old-appid"
+	    " devices=%s timeout=5",
+	    t.path);
 	mt_service("old", args);
 	T_EQ_INT(mt_auth("old", "alice", &cv), PAM_SUCCESS);
 	/* Without appid= the line is signed under the origin: refused. */
@@ -216,14 +220,18 @@ test_sshformat(void)
 	snprintf(path, sizeof(path), "%s/id_sk", mt.alice.home);
 	mt_write(path, file != NULL ? file : "", file ? strlen(file) : 0,
 	    &mt.alice, 0600);
-	snprintf(args, sizeof(args), "sshformat authfile=id_sk devices=%s "
-	    "timeout=5", t.path);
+	snprintf(args, sizeof(args),
+	    "sshformat authfile=id_sk devices=%s "
+	    "timeout=5",
+	    t.path);
 	mt_service("ssh", args);
 	T_EQ_INT(mt_auth("ssh", "alice", &cv), PAM_SUCCESS);
 	T_EQ_INT(touches(&t), 1);
 	/* sshformat with another origin is a configuration error. */
-	snprintf(args, sizeof(args), "sshformat origin=pam://x "
-	    "authfile=id_sk devices=%s", t.path);
+	snprintf(args, sizeof(args),
+	    "sshformat origin=pam://x "
+	    "authfile=id_sk devices=%s",
+	    t.path);
 	mt_service("ssh2", args);
 	T_EQ_INT(mt_auth("ssh2", "alice", &cv), PAM_SERVICE_ERR);
 	free(file);
@@ -239,7 +247,8 @@ test_sshformat(void)
 static char *
 dummy_line(const char *user, const char *opts)
 {
-	static const char pk[] = "04b174bc49c7ca254b70d2e5c207cee9cf174820eb"
+	static const char pk[] =
+	    "04b174bc49c7ca254b70d2e5c207cee9cf174820eb"
 	    "d77ea3c65508c26da51b657c1cc6b952f8621697936482da0a6d3d3826a59095"
 	    "daf6cd7c03e2e60385d2f6d9";
 	struct cred c;
@@ -293,8 +302,8 @@ test_file_symlink(void)
 	unlink(path);
 	T_EQ_INT(symlink(target, path), 0);
 	T_EQ_INT(run("symlink", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
-	T_EQ_INT(run("symlink", NODEV " nouserok", "alice"),
-	    PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(
+	    run("symlink", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(mt_debug_has("u2f_keys"));
 	free(line);
 }
@@ -310,11 +319,14 @@ test_file_fifo(void)
 	T_EQ_INT(mkfifo(path, 0644), 0);
 	if (mt.root)
 		T_EQ_INT(chown(path, mt.alice.uid, mt.alice.gid), 0);
-	T_EQ_INT(run("fifo", NODEV " nouserok", "alice"),
-	    PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(run("fifo", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(util_now_ms() - t0 < 3000);
 	T_TRUE(mt_debug_has("not a regular file"));
 	unlink(path);
+	/* A directory, too. */
+	T_EQ_INT(mkdir(path, 0755), 0);
+	T_EQ_INT(run("dir", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	rmdir(path);
 }
 
 static void
@@ -353,14 +365,14 @@ test_file_malformed(void)
 
 	/* The user's malformed line: fails closed; the line's text never
 	 * reaches the log, its number does. */
-	snprintf(text, sizeof(text), "# comment\nalice:SECRETGARBAGE,xyz\n%s",
-	    bob);
+	snprintf(
+	    text, sizeof(text), "# comment\nalice:SECRETGARBAGE,xyz\n%s", bob);
 	mt_keys(&mt.alice, text);
 	T_EQ_INT(run("malformed", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(mt_debug_has("line 2"));
 	T_TRUE(!mt_debug_has("SECRETGARBAGE"));
-	T_EQ_INT(run("malformed", NODEV " nouserok", "alice"),
-	    PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(
+	    run("malformed", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
 	free(bob);
 }
 
@@ -413,10 +425,12 @@ test_no_credentials(void)
 	T_EQ_INT(run("nofile", NODEV, "alice"), PAM_USER_UNKNOWN);
 	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
 	/* Through a stack: PAM_IGNORE lets the next module decide. */
-	mt_service_lines("stack", NODEV " nouserok", "auth required "
+	mt_service_lines("stack", NODEV " nouserok",
+	    "auth required "
 	    "pam_permit.so\n");
 	T_EQ_INT(mt_auth("stack", "alice", NULL), PAM_SUCCESS);
-	mt_service_lines("stack2", NODEV " nouserok", "auth required "
+	mt_service_lines("stack2", NODEV " nouserok",
+	    "auth required "
 	    "pam_deny.so\n");
 	T_EQ_INT(mt_auth("stack2", "alice", NULL), PAM_AUTH_ERR);
 	/* A user unknown to the system is never "no credentials". */
@@ -445,11 +459,23 @@ static void
 test_bad_arguments(void)
 {
 	static const char *const bad[] = {
-		"frobnicate", "timeout=0", "timeout=3601", "timeout=abc",
-		"timeout=", "timeout=5x", "max_devices=-1", "origin=",
-		"userpresence=2", "userverification=1", "pinverification=1",
-		"cue=1", "debug=yes", "devices=", "devices=hidraw0",
-		"authfile=", "conf=",
+	    "frobnicate",
+	    "timeout=0",
+	    "timeout=3601",
+	    "timeout=abc",
+	    "timeout=",
+	    "timeout=5x",
+	    "max_devices=-1",
+	    "origin=",
+	    "userpresence=2",
+	    "userverification=1",
+	    "pinverification=1",
+	    "cue=1",
+	    "debug=yes",
+	    "devices=",
+	    "devices=hidraw0",
+	    "authfile=",
+	    "conf=",
 	};
 	char args[ARGS_MAX];
 	char *line = dummy_line("alice", NULL);
@@ -463,23 +489,31 @@ test_bad_arguments(void)
 	}
 	T_EQ_INT(run("badarg", NODEV " frobnicate", "alice"), PAM_SERVICE_ERR);
 	T_TRUE(mt_debug_has("frobnicate"));
-	T_EQ_INT(run("uv", NODEV " userverification=1", "alice"),
-	    PAM_SERVICE_ERR);
+	T_EQ_INT(
+	    run("uv", NODEV " userverification=1", "alice"), PAM_SERVICE_ERR);
 	T_TRUE(mt_debug_has("not supported yet"));
 	/* Accepted values still reach the (absent) device. */
-	T_EQ_INT(run("ok", NODEV " userverification=0 pinverification=-1 "
-	    "userpresence=1 max_devices=0", "alice"), PAM_AUTH_ERR);
+	T_EQ_INT(run("ok",
+		     NODEV " userverification=0 pinverification=-1 "
+			   "userpresence=1 max_devices=0",
+		     "alice"),
+	    PAM_AUTH_ERR);
 	free(line);
 }
 
 static void
 test_conf_refused(void)
 {
-	char args[ARGS_MAX];
+	char args[ARGS_MAX], path[300];
 
-	snprintf(args, sizeof(args), NODEV " conf=%s", mt.debug);
+	/* More in test_confmod (tests/conf.mk). */
+	snprintf(path, sizeof(path), "%s/bad.conf", mt.dir);
+	mt_write(path, "bogus = 1\n", 10, NULL, 0644);
+	snprintf(args, sizeof(args), NODEV " conf=%s", path);
 	T_EQ_INT(run("conf", args, "alice"), PAM_SERVICE_ERR);
-	T_TRUE(mt_debug_has("not supported yet"));
+	T_TRUE(mt_debug_has(mt.root
+		? "bad.conf:1: no such option 'bogus'"
+		: "bad.conf: refused: the file is not owned by root"));
 	T_EQ_INT(run("conf", NODEV " conf=/nonexistent/x.conf", "alice"),
 	    PAM_SERVICE_ERR);
 	T_TRUE(mt_debug_has("No such file"));
@@ -494,8 +528,8 @@ test_alwaysok(void)
 	T_EQ_INT(run("alwaysok", NODEV " alwaysok", "alice"), PAM_SUCCESS);
 	T_TRUE(mt_debug_has("alwaysok"));
 	/* But never for a bad argument. */
-	T_EQ_INT(run("alwaysok", NODEV " alwaysok bogus", "alice"),
-	    PAM_SERVICE_ERR);
+	T_EQ_INT(
+	    run("alwaysok", NODEV " alwaysok bogus", "alice"), PAM_SERVICE_ERR);
 	free(line);
 }
 
@@ -511,11 +545,12 @@ test_no_key(void)
 	mt_service("nokey", "devices=unix:/nonexistent/sock timeout=30");
 	t0 = util_now_ms();
 	T_EQ_INT(mt_auth("nokey", "alice", &cv), PAM_AUTH_ERR);
-	T_TRUE(util_now_ms() - t0 < 3000);	/* at once, not after 30 s */
+	T_TRUE(util_now_ms() - t0 < 3000); /* at once, not after 30 s */
 	T_TRUE(strstr(cv.shown, "E:no security key found\n") != NULL);
 	/* interactive: prompt, then wait for a key up to the timeout. */
 	memset(&cv, 0, sizeof(cv));
-	mt_service("nokey2", "devices=unix:/nonexistent/sock timeout=1 "
+	mt_service("nokey2",
+	    "devices=unix:/nonexistent/sock timeout=1 "
 	    "interactive [prompt=Plug it in, then press ENTER]");
 	t0 = util_now_ms();
 	T_EQ_INT(mt_auth("nokey2", "alice", &cv), PAM_AUTH_ERR);
@@ -578,9 +613,10 @@ manual_answer(struct mt_conv *cv, const char *prompt)
 	if (ms->next == 0) {
 		/* The challenge: the second info message. */
 		p = strstr(cv->shown, "\nI:");
-		if (p == NULL || sscanf(p + 3, "%63[^\n]\n%127[^\n]", cdh64,
-		    rp) != 2 || b64_decode(cdh64, strlen(cdh64), &cdh,
-		    &n) != ERR_OK || n != 32)
+		if (p == NULL ||
+		    sscanf(p + 3, "%63[^\n]\n%127[^\n]", cdh64, rp) != 2 ||
+		    b64_decode(cdh64, strlen(cdh64), &cdh, &n) != ERR_OK ||
+		    n != 32)
 			return strdup("");
 		mt_answer(ms->k, cdh, rp, ms->sign_rp ? ms->sign_rp : rp,
 		    ms->flags, 7, ms->lines);
@@ -592,8 +628,8 @@ manual_answer(struct mt_conv *cv, const char *prompt)
 }
 
 static int
-manual_run(const char *args, uint8_t flags, const char *sign_rp,
-    struct mt_conv *cv)
+manual_run(
+    const char *args, uint8_t flags, const char *sign_rp, struct mt_conv *cv)
 {
 	struct manual_script ms;
 	struct cred c;
@@ -642,10 +678,12 @@ test_manual(void)
 	T_EQ_INT(manual_run("origin=" ORIGIN " manual", 0x00, NULL, &cv),
 	    PAM_AUTH_ERR);
 	T_EQ_INT(manual_run("origin=" ORIGIN " manual userpresence=0", 0x00,
-	    NULL, &cv), PAM_SUCCESS);
+		     NULL, &cv),
+	    PAM_SUCCESS);
 	/* Signed for another relying party. */
-	T_EQ_INT(manual_run("origin=" ORIGIN " manual", 0x01, "pam://evil",
-	    &cv), PAM_AUTH_ERR);
+	T_EQ_INT(
+	    manual_run("origin=" ORIGIN " manual", 0x01, "pam://evil", &cv),
+	    PAM_AUTH_ERR);
 }
 
 /* ---- where the mapping file is, and as whom it is read ---- */
@@ -666,20 +704,26 @@ test_expand(void)
 	snprintf(path, sizeof(path), "%s/alice.keys", dir);
 	mt_write(path, line, strlen(line), &mt.alice, 0644);
 	mt_keys(&mt.alice, "");
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s timeout=5 "
-	    "expand authfile=%s/%%u.keys", t.path, dir);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "expand authfile=%s/%%u.keys",
+	    t.path, dir);
 	mt_service("expand", args);
 	T_EQ_INT(mt_auth("expand", "alice", &cv), PAM_SUCCESS);
 	/* Without expand, "%u" is literal: no such file. */
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s timeout=5 "
-	    "authfile=%s/%%u.keys", t.path, dir);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "authfile=%s/%%u.keys",
+	    t.path, dir);
 	mt_service("noexpand", args);
 	T_EQ_INT(mt_auth("noexpand", "alice", &cv), PAM_USER_UNKNOWN);
 	/* %h: relative to the home directory. */
 	snprintf(path, sizeof(path), "%s/my.keys", mt.alice.home);
 	mt_write(path, line, strlen(line), &mt.alice, 0644);
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s timeout=5 "
-	    "expand authfile=%%h/my.keys", t.path);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "expand authfile=%%h/my.keys",
+	    t.path);
 	mt_service("expandh", args);
 	T_EQ_INT(mt_auth("expandh", "alice", &cv), PAM_SUCCESS);
 	T_EQ_INT(run("expandbad", NODEV " expand authfile=/x/%q", "alice"),
@@ -703,17 +747,20 @@ test_openasuser(void)
 	/* A central file only root may read. */
 	snprintf(path, sizeof(path), "%s/central_keys", mt.dir);
 	mt_write(path, line, strlen(line), NULL, 0600);
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s timeout=5 "
-	    "authfile=%s", t.path, path);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "authfile=%s",
+	    t.path, path);
 	mt_service("central", args);
 	T_EQ_INT(mt_auth("central", "alice", &cv), PAM_SUCCESS);
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s timeout=5 "
-	    "openasuser authfile=%s", t.path, path);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "openasuser authfile=%s",
+	    t.path, path);
 	mt_service("asuser", args);
 	if (mt.root) {
 		/* Read as alice: permission denied, not "no credentials". */
-		T_EQ_INT(mt_auth("asuser", "alice", &cv),
-		    PAM_AUTHINFO_UNAVAIL);
+		T_EQ_INT(mt_auth("asuser", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
 		T_TRUE(mt_debug_has("Permission denied"));
 		chmod(path, 0644);
 	}
@@ -769,14 +816,16 @@ test_cue_and_pending(void)
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(one_token(&t, "after:300", &mt.alice, &c), 0);
 	snprintf(pending, sizeof(pending), "%s/pending", mt.dir);
-	snprintf(more, sizeof(more), "timeout=5 cue "
-	    "[cue_prompt=Touch [it\\] now] authpending_file=%s", pending);
+	snprintf(more, sizeof(more),
+	    "timeout=5 cue "
+	    "[cue_prompt=Touch [it\\] now] authpending_file=%s",
+	    pending);
 	service_dev("cue", &t, more);
 	T_EQ_INT(mt_auth("cue", "alice", &cv), PAM_SUCCESS);
 	T_EQ_INT(cv.ninfo, 1);
 	T_TRUE(strstr(cv.shown, "I:Touch [it] now\n") != NULL);
 	T_TRUE(mt_debug_has("authpending file"));
-	T_TRUE(access(pending, F_OK) != 0);	/* removed after */
+	T_TRUE(access(pending, F_OK) != 0); /* removed after */
 	/* A failed cue is a failure, even after the touch. */
 	T_EQ_INT(tokenctl_restart(&t, "--presence", "now", NULL), 0);
 	memset(&cv, 0, sizeof(cv));
@@ -837,6 +886,34 @@ test_userpresence_off(void)
 	tokenctl_stop(&t);
 }
 
+static void
+test_nodetect_interactive(void)
+{
+	struct tokenctl t;
+	struct cred c;
+	struct mt_conv cv;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(one_token(&t, "now", &mt.alice, &c), 0);
+	/* nodetect: no check-only probe, the cue before the touch. */
+	service_dev("nodetect", &t, "timeout=5 nodetect cue");
+	T_EQ_INT(mt_auth("nodetect", "alice", &cv), PAM_SUCCESS);
+	T_EQ_INT(tokenctl_count(&t, "ins=02 p1=07"), 0);
+	T_EQ_INT(touches(&t), 1);
+	T_EQ_INT(cv.ninfo, 1);
+	/* interactive with a key present: one prompt, then the touch. */
+	memset(&cv, 0, sizeof(cv));
+	service_dev("interactive", &t, "timeout=5 interactive");
+	T_EQ_INT(mt_auth("interactive", "alice", &cv), PAM_SUCCESS);
+	T_EQ_INT(cv.nprompts, 1);
+	T_TRUE(strstr(cv.shown,
+		   "P:Insert your U2F device, then press "
+		   "ENTER.\n") != NULL);
+	T_EQ_INT(touches(&t), 2);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
 struct thr {
 	const char *service;
 	const char *user;
@@ -859,7 +936,7 @@ test_concurrent(void)
 {
 	struct tokenctl ta, tb, tc;
 	struct cred ca, cb;
-	struct thr th[2] = { { "conc_a", "alice", -1 }, { "conc_b", "bob", -1 } };
+	struct thr th[2] = {{"conc_a", "alice", -1}, {"conc_b", "bob", -1}};
 	pthread_t id[2];
 	int round, i;
 
@@ -873,18 +950,17 @@ test_concurrent(void)
 		service_dev("conc_a", &ta, "timeout=5");
 		service_dev("conc_b", round == 0 ? &tb : &tc, "timeout=2");
 		for (i = 0; i < 2; i++)
-			T_EQ_INT(pthread_create(&id[i], NULL, thr_run, &th[i]),
-			    0);
+			T_EQ_INT(
+			    pthread_create(&id[i], NULL, thr_run, &th[i]), 0);
 		for (i = 0; i < 2; i++)
 			pthread_join(id[i], NULL);
 		T_EQ_INT(th[0].result, PAM_SUCCESS);
-		T_EQ_INT(th[1].result, round == 0 ? PAM_SUCCESS :
-		    PAM_AUTH_ERR);
+		T_EQ_INT(th[1].result, round == 0 ? PAM_SUCCESS : PAM_AUTH_ERR);
 		/* (The token log is kept across restarts.) */
 		T_EQ_INT(touches(&ta), round + 1);
 		T_EQ_INT(touches(&tb), 1);
-		T_EQ_INT(tokenctl_restart(&ta, "--presence", "after:400", NULL),
-		    0);
+		T_EQ_INT(
+		    tokenctl_restart(&ta, "--presence", "after:400", NULL), 0);
 	}
 	cred_clear(&ca);
 	cred_clear(&cb);
@@ -901,8 +977,10 @@ test_exports(void)
 	FILE *p;
 	void *h;
 
-	snprintf(cmd, sizeof(cmd), "nm -D --defined-only %s | "
-	    "awk '{print $3}' | sort", mt.module);
+	snprintf(cmd, sizeof(cmd),
+	    "nm -D --defined-only %s | "
+	    "awk '{print $3}' | sort",
+	    mt.module);
 	T_TRUE((p = popen(cmd, "r")) != NULL);
 	if (p == NULL)
 		return;
@@ -930,8 +1008,9 @@ test_setcred(void)
 	mt_service("setcred", NODEV);
 	conv.conv = NULL;
 	conv.appdata_ptr = NULL;
-	T_EQ_INT(pam_start_confdir("setcred", "alice", &conv, mt.confdir,
-	    &pamh), PAM_SUCCESS);
+	T_EQ_INT(
+	    pam_start_confdir("setcred", "alice", &conv, mt.confdir, &pamh),
+	    PAM_SUCCESS);
 	T_EQ_INT(pam_setcred(pamh, PAM_ESTABLISH_CRED), PAM_SUCCESS);
 	pam_end(pamh, PAM_SUCCESS);
 }
@@ -940,36 +1019,37 @@ int
 main(int argc, char **argv)
 {
 	static const struct test_case cases[] = {
-		TEST(test_exports),
-		TEST(test_setcred),
-		TEST(test_success),
-		TEST(test_wrong_token),
-		TEST(test_presence_denied),
-		TEST(test_second_token),
-		TEST(test_five_creds_one_touch),
-		TEST(test_old_format),
-		TEST(test_sshformat),
-		TEST(test_file_symlink),
-		TEST(test_file_fifo),
-		TEST(test_file_modes),
-		TEST(test_file_malformed),
-		TEST(test_file_nul),
-		TEST(test_file_too_big),
-		TEST(test_no_credentials),
-		TEST(test_ctap2_credentials),
-		TEST(test_bad_arguments),
-		TEST(test_conf_refused),
-		TEST(test_alwaysok),
-		TEST(test_no_key),
-		TEST(test_null_answers),
-		TEST(test_manual),
-		TEST(test_expand),
-		TEST(test_openasuser),
-		TEST(test_xdg),
-		TEST(test_cue_and_pending),
-		TEST(test_debug_file),
-		TEST(test_userpresence_off),
-		TEST(test_concurrent),
+	    TEST(test_exports),
+	    TEST(test_setcred),
+	    TEST(test_success),
+	    TEST(test_wrong_token),
+	    TEST(test_presence_denied),
+	    TEST(test_second_token),
+	    TEST(test_five_creds_one_touch),
+	    TEST(test_old_format),
+	    TEST(test_sshformat),
+	    TEST(test_file_symlink),
+	    TEST(test_file_fifo),
+	    TEST(test_file_modes),
+	    TEST(test_file_malformed),
+	    TEST(test_file_nul),
+	    TEST(test_file_too_big),
+	    TEST(test_no_credentials),
+	    TEST(test_ctap2_credentials),
+	    TEST(test_bad_arguments),
+	    TEST(test_conf_refused),
+	    TEST(test_alwaysok),
+	    TEST(test_no_key),
+	    TEST(test_null_answers),
+	    TEST(test_manual),
+	    TEST(test_expand),
+	    TEST(test_openasuser),
+	    TEST(test_xdg),
+	    TEST(test_cue_and_pending),
+	    TEST(test_debug_file),
+	    TEST(test_userpresence_off),
+	    TEST(test_nodetect_interactive),
+	    TEST(test_concurrent),
 	};
 	const char *only = getenv("PU_MODTEST_ONLY");
 	size_t i;

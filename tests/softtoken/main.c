@@ -269,7 +269,8 @@ daemonize(const struct options *o, int *ready)
 	if (pid > 0) {
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1 ||
-		    (o->socket_path != NULL && !socket_accepts(o->socket_path))) {
+		    (o->socket_path != NULL &&
+			!socket_accepts(o->socket_path))) {
 			kill(pid, SIGTERM); /* don't leave a useless daemon */
 			_exit(1);
 		}

@@ -41,6 +41,11 @@ mount -t proc proc $r/proc
 mount -t sysfs sysfs $r/sys
 mount -t devtmpfs devtmpfs $r/dev
 mkdir -p $r/dev/pts $r/dev/shm
+# What udev would add: /dev/fd and /dev/std{in,out,err}.
+ln -sf /proc/self/fd $r/dev/fd
+ln -sf /proc/self/fd/0 $r/dev/stdin
+ln -sf /proc/self/fd/1 $r/dev/stdout
+ln -sf /proc/self/fd/2 $r/dev/stderr
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $r/dev/pts
 mount -t tmpfs tmpfs $r/dev/shm
 # /tmp stays the overlay's (the source tree may live under the host's

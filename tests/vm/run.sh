@@ -12,7 +12,11 @@
 #      VM_RESULTS per-group console logs and results (default:
 #                 <source>/build/vm)
 #      VM_TIMEOUT seconds one boot may take (default 150)
+#      VM_BUDGET  seconds the whole run may take (default 420): a boot
+#                 gets at most what is left, a group that cannot start in
+#                 time is a "not ok"
 #      VM_JOBS    boots at a time (default: 2 if there are 2 CPUs or more)
+#      VM_CMD_TIMEOUT seconds one guest command may take (default 60)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -20,6 +24,7 @@ build=${BUILD_DIR:-$top/build/gcc}
 results=${VM_RESULTS:-$top/build/vm}
 tmo=${VM_TIMEOUT:-150}
 t0=$(date +%s)
+deadline=$((t0 + ${VM_BUDGET:-420}))
 n=0
 nfail=0
 
@@ -59,8 +64,9 @@ for t in tests/softtoken/softtoken pam_u2f/pam_u2f.la tools/pamu2fcfg; do
 	[ -e "$build/$t" ] || make -C "$build" -s "$t" >/dev/null 2>&1 ||
 	    echo "# vm: could not build $t in $build"
 done
-if ! kout=$("$here/kernel.sh" 2>&1); then
-	printf '%s\n' "$kout" | sed 's/^/# /'
+mkdir -p "$results"
+if ! kout=$("$here/kernel.sh" 2>"$results/kernel.log"); then
+	sed 's/^/# /' "$results/kernel.log"
 	tap fail "vm: kernel and initramfs in ${VM_CACHE:-/var/tmp/pam-u2f-vm}"
 	finish
 fi
@@ -76,14 +82,30 @@ else
 	done
 fi
 
+# The guest starts with an empty environment: pass on the VM_* variables
+# (e.g. VM_U2FH_BUILD for 70-libu2fhost) and the ones it needs.
+guest_env=()
+for v in $(compgen -e | grep '^VM_'); do
+	guest_env+=("$v=${!v}")
+done
+guest_env+=(VM_BUILD="$build" VM_SRC="$top" VM_TAP=/vmtest/tap
+    VM_CMD_TIMEOUT="${VM_CMD_TIMEOUT:-60}")
+
 boot_group() {	# boot_group GROUP: boot, results in $results/GROUP
-	local g=$1 rd=$results/$1 s
+	local g=$1 rd=$results/$1 s left
 	rm -rf "$rd"
 	mkdir -p "$rd"
 	s=$(date +%s)
-	(cd "$top" && "$here/boot.sh" --results "$rd" --timeout "$tmo" -- \
-	    env VM_BUILD="$build" VM_SRC="$top" VM_TAP=/vmtest/tap \
-	    sh "$here/guest/main.sh" "$g") >"$rd/boot.out" 2>&1
+	left=$((deadline - s))
+	[ "$left" -lt "$tmo" ] || left=$tmo
+	if [ "$left" -lt 10 ]; then
+		echo "run.sh: not started: VM_BUDGET exhausted" >"$rd/boot.out"
+		echo 124 >"$rd/status"
+		echo 0 >"$rd/seconds"
+		return
+	fi
+	(cd "$top" && "$here/boot.sh" --results "$rd" --timeout "$left" -- \
+	    env "${guest_env[@]}" sh "$here/guest/main.sh" "$g") >"$rd/boot.out" 2>&1
 	echo $? >"$rd/status"
 	echo $(($(date +%s) - s)) >"$rd/seconds"
 }
@@ -95,7 +117,8 @@ report_group() {	# report_group GROUP: number its lines, check it ended
 		case $line in
 		"ok - "*) tap ok "${line#ok - }" ;;
 		"not ok - "*) tap fail "${line#not ok - }" ;;
-		*) printf '%s\n' "$line" ;;
+		"#"*) printf '%s\n' "$line" ;;
+		*) printf '# %s\n' "$line" ;;
 		esac
 	done <"$rd/tap"
 	if [ "$st" -ne 0 ] || [ ! -e "$rd/done" ]; then

@@ -89,8 +89,14 @@ fi
 tok_stop a
 
 name="pamu2fcfg with no key fails cleanly"
-need "$name" "$OURCFG" &&
-    expect_fail "$name" "$OURCFG" -u root -o "$ORIGIN" --timeout 2
+if need "$name" "$OURCFG" &&
+    expect_fail "$name" "$OURCFG" -u root -o "$ORIGIN" --timeout 2; then
+	name="... saying no security key was found"
+	if grep -qi 'no security key' "$OUT.stderr"; then pass "$name"; else
+		fail "$name"
+		diag_file "$OUT"
+	fi
+fi
 
 name="pamu2fcfg with an untouched key times out cleanly"
 if need "$name" "$OURCFG" && tok_start a --presence never; then

@@ -1,0 +1,27 @@
+# Hostile input: a malicious software token against auth_run and against
+# the real module through libpam; regression tests for the known attacks
+# on similar modules (see SECURITY.md).
+check_PROGRAMS += tests/hostile/test_hostile
+TESTS += tests/hostile/test_hostile
+
+tests_hostile_test_hostile_SOURCES = tests/hostile/test_hostile.c \
+	tests/hostile/mitm.c tests/hostile/mitm.h tests/test.h
+tests_hostile_test_hostile_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests
+tests_hostile_test_hostile_LDADD = tests/libtokenctl.la \
+	common/libcommon.la $(LIBCRYPTO_LIBS) -lpthread
+
+check_PROGRAMS += tests/hostile/test_pam_hostile
+TESTS += tests/hostile/test_pam_hostile
+tests_hostile_test_pam_hostile_SOURCES = tests/hostile/test_pam_hostile.c \
+	tests/hostile/mitm.c tests/hostile/mitm.h \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
+	tests/test.h
+tests_hostile_test_pam_hostile_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/tests/module
+tests_hostile_test_pam_hostile_LDADD = tests/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+
+# The threat model and the map from known attacks to tests; the
+# valgrind/scan-build/cppcheck run (tests/run.sh analyze, or by hand).
+EXTRA_DIST += SECURITY.md tests/analyze.sh
