@@ -262,6 +262,13 @@ fail:
 
 /* The configuration file: conf=PATH among the arguments (at most one),
  * else (*path NULL) the default file, which may be absent. */
+/* "conf=" with a non-empty value. */
+static bool
+arg_is_conf(const char *arg)
+{
+	return strlen(arg) > 5 && memcmp(arg, "conf=", 5) == 0;
+}
+
 static int
 args_conf_path(
     int argc, const char **argv, char **path, const struct log *errlog)
@@ -277,15 +284,18 @@ args_conf_path(
 			r = r == ERR_NOMEM ? r : ERR_OK;
 			continue;
 		}
-		if (strncmp(arg, "conf=", 5) == 0 && arg[5] != '\0' &&
-		    *path != NULL) {
+		if (!arg_is_conf(arg)) {
+			free(arg);
+			arg = NULL;
+			continue;
+		}
+		if (*path != NULL) {
 			log_msg(errlog,
 			    "invalid module argument \"%s\": "
 			    "conf= given twice",
 			    argv[i]);
 			r = ERR_CONFIG;
-		} else if (strncmp(arg, "conf=", 5) == 0 && arg[5] != '\0' &&
-		    (*path = strdup(arg + 5)) == NULL)
+		} else if ((*path = strdup(arg + 5)) == NULL)
 			r = ERR_NOMEM;
 		free(arg);
 		arg = NULL;
