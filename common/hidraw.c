@@ -422,34 +422,6 @@ hidraw_close(void *handle)
 	free(h);
 }
 
-/* Wait up to ms for events: ERR_OK when ready, ERR_TIMEOUT, or error. */
-static int
-hidraw_wait(int fd, short events, int ms)
-{
-	struct pollfd pfd;
-	int64_t deadline = util_now_ms() + ms;
-	int n;
-
-	for (;;) {
-		memset(&pfd, 0, sizeof(pfd));
-		pfd.fd = fd;
-		pfd.events = events;
-		n = poll(&pfd, 1, util_ms_left(deadline));
-		if (n > 0)
-			break;
-		if (n == 0)
-			return ERR_TIMEOUT;
-		if (errno != EINTR)
-			return ERR_IO;
-	}
-	if ((pfd.revents & POLLNVAL) != 0)
-		return ERR_IO;
-	if ((pfd.revents & events) == 0 &&
-	    (pfd.revents & (POLLHUP | POLLERR)) != 0)
-		return ERR_NODEV;
-	return ERR_OK;
-}
-
 static int
 hidraw_read(void *handle, uint8_t *buf, size_t cap, int ms)
 {
@@ -463,7 +435,7 @@ hidraw_read(void *handle, uint8_t *buf, size_t cap, int ms)
 	if (cap > HID_REPORT_MAX)
 		cap = HID_REPORT_MAX;
 	for (;;) {
-		if ((r = hidraw_wait(h->fd, POLLIN, util_ms_left(deadline))) !=
+		if ((r = util_poll(h->fd, POLLIN, util_ms_left(deadline))) !=
 		    ERR_OK)
 			return r;
 		n = read(h->fd, buf, cap);
@@ -495,8 +467,7 @@ hidraw_write(void *handle, const uint8_t *buf, size_t len)
 		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
 			break;
 		if (errno == EAGAIN &&
-		    (r = hidraw_wait(h->fd, POLLOUT, HIDRAW_WRITE_MS)) !=
-			ERR_OK)
+		    (r = util_poll(h->fd, POLLOUT, HIDRAW_WRITE_MS)) != ERR_OK)
 			goto fail;
 	}
 	if (n < 0)

@@ -87,31 +87,6 @@ unixdev_close(void *handle)
 	free(u);
 }
 
-/* Wait up to ms for events on fd: 1 ready, ERR_TIMEOUT, or an error. */
-static int
-unixdev_wait(int fd, short events, int ms)
-{
-	struct pollfd pfd;
-	int64_t deadline = util_now_ms() + ms;
-	int n;
-
-	for (;;) {
-		memset(&pfd, 0, sizeof(pfd));
-		pfd.fd = fd;
-		pfd.events = events;
-		n = poll(&pfd, 1, util_ms_left(deadline));
-		if (n > 0)
-			break;
-		if (n == 0)
-			return ERR_TIMEOUT;
-		if (errno != EINTR)
-			return ERR_IO;
-	}
-	if ((pfd.revents & POLLNVAL) != 0)
-		return ERR_IO;
-	return 1;
-}
-
 static int
 unixdev_read(void *handle, uint8_t *buf, size_t cap, int ms)
 {
@@ -121,7 +96,7 @@ unixdev_read(void *handle, uint8_t *buf, size_t cap, int ms)
 
 	if (u == NULL || buf == NULL || cap == 0 || ms < 0)
 		return ERR_INVAL;
-	if ((r = unixdev_wait(u->fd, POLLIN, ms)) < 0)
+	if ((r = util_poll(u->fd, POLLIN, ms)) != ERR_OK)
 		return r;
 	do {
 		/* MSG_TRUNC: learn the real length of a longer message, so

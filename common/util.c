@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,33 @@ util_ms_left(int64_t deadline)
 	if (left > INT32_MAX)
 		return INT32_MAX;
 	return (int)left;
+}
+
+int
+util_poll(int fd, short events, int ms)
+{
+	struct pollfd pfd;
+	int64_t deadline = util_now_ms() + ms;
+	int n;
+
+	for (;;) {
+		memset(&pfd, 0, sizeof(pfd));
+		pfd.fd = fd;
+		pfd.events = events;
+		n = poll(&pfd, 1, util_ms_left(deadline));
+		if (n > 0)
+			break;
+		if (n == 0)
+			return ERR_TIMEOUT;
+		if (errno != EINTR)
+			return ERR_IO;
+	}
+	if ((pfd.revents & POLLNVAL) != 0)
+		return ERR_IO;
+	if ((pfd.revents & events) == 0 &&
+	    (pfd.revents & (POLLHUP | POLLERR)) != 0)
+		return ERR_NODEV;
+	return ERR_OK;
 }
 
 void

@@ -16,6 +16,10 @@ int util_random(void *buf, size_t n);
 int64_t util_now_ms(void);
 /* Sleep ms milliseconds (restarted after signals). */
 void util_sleep_ms(int ms);
+/* Wait up to ms for events on fd (poll(2), restarted after signals):
+ * ERR_OK when ready, ERR_TIMEOUT, ERR_NODEV on hang-up or error without
+ * the events, ERR_IO otherwise. */
+int util_poll(int fd, short events, int ms);
 /* Milliseconds left until deadline (never negative, capped at INT32_MAX). */
 int util_ms_left(int64_t deadline);
 

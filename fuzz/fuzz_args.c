@@ -40,7 +40,8 @@ check_ok(const struct options *o)
 	FUZZ_CHECK(o->userverification >= -1 && o->userverification < 1);
 	FUZZ_CHECK(o->pinverification >= -1 && o->pinverification < 1);
 	FUZZ_CHECK(!o->sshformat || strcmp(o->origin, ARGS_SSH_ORIGIN) == 0);
-	FUZZ_CHECK(o->conf == NULL);
+	/* conf= names a file that was read and parsed (it exists). */
+	FUZZ_CHECK(o->conf == NULL || o->conf[0] != '\0');
 	FUZZ_CHECK((o->devices == NULL) == (o->ndevices == 0));
 	for (i = 0; i < o->ndevices; i++) {
 		FUZZ_CHECK(o->devices[i] != NULL);
