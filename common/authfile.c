@@ -678,21 +678,6 @@ authfile_find(const char *buf, size_t len, const char *user,
 	return authfile_scan_end(&sc, creds, n, bad_line);
 }
 
-static const char *
-type_name(int type)
-{
-	switch (type) {
-	case COSE_ES256:
-		return "es256";
-	case COSE_EDDSA:
-		return "eddsa";
-	case COSE_RS256:
-		return "rs256";
-	default:
-		return NULL;
-	}
-}
-
 /* Base64 of the stored public key: es256 drops the leading 04. */
 static int
 format_pk(const struct cred *c, char **out)
@@ -745,7 +730,7 @@ authfile_format_cred(const struct cred *c, char **out)
 	*out = NULL;
 	/* CRED_APPID cannot be expressed in the current format. */
 	if (c == NULL || (c->flags & ~known) != 0 || c->pk == NULL ||
-	    type_name(c->type) == NULL)
+	    cred_type_name(c->type) == NULL)
 		return ERR_INVAL;
 	if ((r = format_kh(c, &kh)) != ERR_OK ||
 	    (r = format_pk(c, &pk)) != ERR_OK)
@@ -755,7 +740,7 @@ authfile_format_cred(const struct cred *c, char **out)
 		r = ERR_NOMEM;
 		goto fail;
 	}
-	snprintf(s, sz, "%s,%s,%s,%s%s%s", kh, pk, type_name(c->type),
+	snprintf(s, sz, "%s,%s,%s,%s%s%s", kh, pk, cred_type_name(c->type),
 	    (c->flags & CRED_PRESENCE) ? "+presence" : "",
 	    (c->flags & CRED_VERIFICATION) ? "+verification" : "",
 	    (c->flags & CRED_PIN) ? "+pin" : "");

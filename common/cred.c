@@ -5,6 +5,21 @@
 #include "cred.h"
 #include "util.h"
 
+const char *
+cred_type_name(int type)
+{
+	switch (type) {
+	case COSE_ES256:
+		return "es256";
+	case COSE_EDDSA:
+		return "eddsa";
+	case COSE_RS256:
+		return "rs256";
+	default:
+		return NULL;
+	}
+}
+
 void
 cred_clear(struct cred *c)
 {

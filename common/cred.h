@@ -24,6 +24,8 @@ struct cred {
 	unsigned flags; /* CRED_* */
 };
 
+/* "es256", "eddsa", "rs256" for a COSE_* type; NULL for anything else. */
+const char *cred_type_name(int type);
 void cred_clear(struct cred *c);
 void cred_free_list(struct cred *list, size_t n);
 

@@ -92,21 +92,6 @@ manage_load(
 	return r;
 }
 
-static const char *
-type_name(int type)
-{
-	switch (type) {
-	case COSE_ES256:
-		return "es256";
-	case COSE_EDDSA:
-		return "eddsa";
-	case COSE_RS256:
-		return "rs256";
-	default:
-		return "unknown";
-	}
-}
-
 static void
 print_cred(size_t i, const struct cred *c)
 {
@@ -120,7 +105,10 @@ print_cred(size_t i, const struct cred *c)
 	if (c->kh_len == 0 || crypto_sha256(c->kh, c->kh_len, md) != ERR_OK)
 		memset(md, 0, sizeof(md));
 	printf("%zu: %02x%02x%02x%02x %s %s%s\n", i + 1, md[0], md[1], md[2],
-	    md[3], type_name(c->type), opts[0] != '\0' ? opts : "-",
+	    md[3],
+	    cred_type_name(c->type) != NULL ? cred_type_name(c->type)
+					    : "unknown",
+	    opts[0] != '\0' ? opts : "-",
 	    (c->flags & CRED_APPID) ? " (old format, appid)" : "");
 }
 
