@@ -84,6 +84,20 @@ for k in 1 10; do
 		done
 	done
 done
+# The floor (bench/floor.c): what any module that verifies through
+# OpenSSL 3's EVP API pays, without a device; same driver, same counts.
+for f in load verify; do
+	printf 'auth required %s %s\n' "$W/floor.so" "$f" >"$conf/floor-$f"
+	put "result floor-$f $(drive "floor-$f" 2>>"$D" | awk '{print $1}')"
+	for c in 1 2; do
+		valgrind --tool=callgrind \
+		    --callgrind-out-file="/vmtest/cg-floor-$f-$c.out" \
+		    "$W/pamdrive" "$conf" "floor-$f" "$TARGET" $c \
+		    >"/vmtest/cg-floor-$f-$c.log" 2>&1
+		put "instr$c floor-$f $(sed -n 's/^summary: *//p' \
+		    "/vmtest/cg-floor-$f-$c.out")"
+	done
+done
 put "signed $(tok_signed a)"
 tok_stop a
 put "done"

@@ -21,7 +21,7 @@ pam_u2f_pam_u2f_la_SOURCES = pam_u2f/pam_u2f.c
 pam_u2f_pam_u2f_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
 pam_u2f_pam_u2f_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 	-no-undefined -Wl,--no-undefined \
-	-export-symbols $(srcdir)/pam_u2f/export.sym
+	-export-symbols $(srcdir)/pam_u2f/export.sym $(MODULE_LDFLAGS)
 pam_u2f_pam_u2f_la_LIBADD = pam_u2f/libmodule.la common/libcommon.la \
 	$(PAM_LIBS)
 EXTRA_DIST += pam_u2f/export.sym
