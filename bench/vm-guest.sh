@@ -86,7 +86,7 @@ for k in 1 10; do
 done
 # The floor (bench/floor.c): what any module that verifies through
 # OpenSSL 3's EVP API pays, without a device; same driver, same counts.
-for f in load verify; do
+for f in load verify lowlevel; do
 	printf 'auth required %s %s\n' "$W/floor.so" "$f" >"$conf/floor-$f"
 	put "result floor-$f $(drive "floor-$f" 2>>"$D" | awk '{print $1}')"
 	for c in 1 2; do

@@ -57,6 +57,7 @@ static const struct err_entry err_table[] = {
     {ERR_PENDING, "ERR_PENDING", "operation pending"},
     {ERR_CONFIG, "ERR_CONFIG", "invalid configuration"},
     {ERR_NO_KEY, "ERR_NO_KEY", "no security key found"},
+    {ERR_MISMATCH, "ERR_MISMATCH", "the answer is not for the challenge shown"},
 };
 
 static const struct err_entry *

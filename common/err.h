@@ -42,7 +42,8 @@ enum {
 	ERR_PENDING = -34,     /* not done yet, ask again */
 	ERR_CONFIG = -35,      /* bad argument or configuration value */
 	ERR_NO_KEY = -36,      /* no authenticator present */
-	ERR_LAST = -36
+	ERR_MISMATCH = -37,    /* an answer is for another challenge */
+	ERR_LAST = -37
 };
 
 /* Short upper-case name, e.g. "ERR_TIMEOUT"; never NULL. */

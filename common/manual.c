@@ -111,7 +111,7 @@ manual_check_echo(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 		return r;
 	r = got_len == DEV_CDH_LEN && memcmp(got, cdh, DEV_CDH_LEN) == 0
 	    ? ERR_OK
-	    : ERR_VERIFY;
+	    : ERR_MISMATCH;
 	free(got);
 	if (r != ERR_OK)
 		return r;
@@ -119,7 +119,7 @@ manual_check_echo(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 		return ERR_PARSE;
 	manual_trim(a->rp_id, &p, &n);
 	if (n != strlen(rp_id) || memcmp(p, rp_id, n) != 0)
-		return ERR_VERIFY;
+		return ERR_MISMATCH;
 	return ERR_OK;
 }
 
@@ -147,7 +147,7 @@ manual_verify(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 	if ((r = crypto_sha256(rp_id, strlen(rp_id), hash)) != ERR_OK)
 		goto fail;
 	if (memcmp(hash, ad, CRYPTO_SHA256_LEN) != 0) {
-		r = ERR_VERIFY;
+		r = ERR_MISMATCH; /* signed for another relying party */
 		goto fail;
 	}
 	counter = (uint32_t)ad[33] << 24 | (uint32_t)ad[34] << 16 |

@@ -30,8 +30,10 @@ struct manual_answer {
  * SHA-256(rp_id), the presence flag set when presence is required, and
  * the signature (over authdata|cdh) valid for the credential's key.
  * Surrounding blanks and a CR are ignored. ERR_OK only for a verified
- * answer; ERR_PARSE for malformed lines, ERR_VERIFY for a mismatch or a
- * bad signature, ERR_NO_PRESENCE, ERR_UNSUPPORTED for non-es256 keys. */
+ * answer; ERR_PARSE for malformed lines, ERR_MISMATCH when the answer
+ * echoes another cdh or rp id or was signed for another rp id,
+ * ERR_VERIFY for a bad signature, ERR_NO_PRESENCE, ERR_UNSUPPORTED for
+ * non-es256 keys. */
 int manual_verify(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
     const struct cred *c, bool presence, const struct manual_answer *a,
     struct assertion *out);

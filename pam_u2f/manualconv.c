@@ -60,7 +60,7 @@ manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
 {
 	struct assertion as;
 	size_t i;
-	int r, last = ERR_VERIFY;
+	int r, last = ERR_MISMATCH;
 
 	for (i = 0; i < c->ncreds; i++) {
 		r = manual_verify(cdh[i], manualconv_rp(c, &c->creds[i]),
@@ -72,11 +72,10 @@ manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
 			    i + 1, (unsigned long)as.counter);
 			return ERR_OK;
 		}
-		if (r != ERR_VERIFY)
+		if (r != ERR_MISMATCH) /* this challenge's answer */
 			last = r;
 	}
-	debug_err(
-	    &c->dbg, "manual: the answer did not verify: %s", err_str(last));
+	debug_err(&c->dbg, "manual: answer refused: %s", err_str(last));
 	/* A malformed answer is a failed second factor. */
 	return last == ERR_NOMEM ? last : ERR_VERIFY;
 }

@@ -8,7 +8,7 @@
 
 #define MANUALCONV_INTRO                                                       \
 	"Now please copy-paste the below challenge(s) "                        \
-	"to 'fido2-assert -G%s -d $DEVICE', then paste its output."
+	"to 'fido2-assert -G%s $DEVICE', then paste its output."
 
 int manualconv_run(struct call *c);
 

@@ -2,6 +2,10 @@
  * and (plain mode) print the mapping line. */
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +119,34 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 	return r;
 }
 
+/* Which discovered nodes we may not open, with their owner and mode: the
+ * line an administrator needs to write a udev rule. */
+static void
+explain_denied(void)
+{
+	struct hid_devinfo *list = NULL;
+	struct group *gr;
+	struct passwd *pw;
+	struct stat st;
+	size_t i, n = 0;
+
+	if (dev_discover(&list, &n) != ERR_OK)
+		return;
+	for (i = 0; i < n; i++) {
+		if (access(list[i].path, R_OK | W_OK) == 0 ||
+		    stat(list[i].path, &st) != 0)
+			continue;
+		pw = getpwuid(st.st_uid);
+		gr = getgrgid(st.st_gid);
+		tool_msg("%s (%s %s): owner %s, group %s, mode %04o",
+		    list[i].path, list[i].manufacturer, list[i].product,
+		    pw != NULL ? pw->pw_name : "?",
+		    gr != NULL ? gr->gr_name : "?",
+		    (unsigned)(st.st_mode & 07777));
+	}
+	hid_devinfo_free(list, n);
+}
+
 /* One sentence a person understands for a failure to find or use a key. */
 void
 enroll_explain_open(const struct tool_opts *o, int err)
@@ -123,6 +155,8 @@ enroll_explain_open(const struct tool_opts *o, int err)
 
 	switch (err) {
 	case ERR_PERM:
+		if (o->ndevices == 0)
+			explain_denied();
 		tool_msg(
 		    "permission denied opening the security key%s%s; "
 		    "add a udev rule that grants you access to /dev/hidraw* "

@@ -672,7 +672,8 @@ test_manual(void)
 	T_EQ_INT(manual_run("origin=" ORIGIN " manual", 0x01, NULL, &cv),
 	    PAM_SUCCESS);
 	T_EQ_INT(cv.nprompts, 4);
-	T_TRUE(strstr(cv.shown, "fido2-assert -G -p") != NULL);
+	/* fido2-assert takes the device as its operand (-d is debug) */
+	T_TRUE(strstr(cv.shown, "'fido2-assert -G -p $DEVICE'") != NULL);
 	T_TRUE(strstr(cv.shown, "\n" ORIGIN "\n") != NULL);
 	/* Presence flag clear: refused unless userpresence=0. */
 	T_EQ_INT(manual_run("origin=" ORIGIN " manual", 0x00, NULL, &cv),
@@ -684,6 +685,8 @@ test_manual(void)
 	T_EQ_INT(
 	    manual_run("origin=" ORIGIN " manual", 0x01, "pam://evil", &cv),
 	    PAM_AUTH_ERR);
+	T_TRUE(mt_debug_has("not for the challenge shown"));
+	T_TRUE(!mt_debug_has("signature verification failed"));
 }
 
 /* ---- where the mapping file is, and as whom it is read ---- */

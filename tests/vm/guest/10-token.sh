@@ -65,6 +65,14 @@ if need "$name" "$OURCFG" && [ -e "$T/a.dev" ] &&
 		fail "$name" "wanted 'permission denied' in:"
 		diag_file "$OUT.stderr"
 	fi
+	name="... and names the node, its owner and mode"
+	if grep -q "^pamu2fcfg: $(tok_dev a) (.*): owner root, group root, mode 0600\$" \
+	    "$OUT.stderr"; then
+		pass "$name"
+	else
+		fail "$name" "wanted '$(tok_dev a) (...): owner root, group root, mode 0600' in:"
+		diag_file "$OUT.stderr"
+	fi
 fi
 
 name="non-root pamu2fcfg --add on an opened-up node"
