@@ -75,10 +75,11 @@ const char *dev_u2fh_version(void);
 /* Discover and open, through libu2f-host, every U2F device it finds (at
  * most max, 0 = no limit); paths are "libu2f-host:INDEX". Devices that
  * fail to open are skipped with a log line, *first_err keeping the first
- * error. No device is ERR_OK with *ndevs = 0. ERR_UNSUPPORTED when the
- * backend is not built. */
+ * error; each within ms, all before deadline (0 = none), as
+ * auth_open_all. No device is ERR_OK with *ndevs = 0. ERR_UNSUPPORTED
+ * when the backend is not built. */
 int dev_u2fh_open_all(size_t max, const struct log *lg, int ms,
-    struct dev ***devs, size_t *ndevs, int *first_err);
+    int64_t deadline, struct dev ***devs, size_t *ndevs, int *first_err);
 
 /* Discover FIDO devices through sysfs (hidraw only; unix: is never
  * discovered). An empty list is ERR_OK with *n = 0. */

@@ -21,6 +21,7 @@
 #include "dev_u2fh.h"
 #include "err.h"
 #include "u2f.h"
+#include "util.h"
 
 /* One discovery: the libu2f-host handle all its devices share. */
 struct dev_u2fh_ctx {
@@ -265,17 +266,25 @@ fail:
 /* Open the live devices 0..max_index into set (room for max_index + 1). */
 static void
 u2fh_open_found(struct dev_u2fh_ctx *ctx, unsigned max_index, size_t max,
-    const struct log *lg, int ms, struct dev **set, size_t *n, int *first_err)
+    const struct log *lg, int ms, int64_t deadline, struct dev **set, size_t *n,
+    int *first_err)
 {
 	unsigned i;
-	int r;
+	int r, t;
 
 	for (i = 0; i <= max_index && (max == 0 || *n < max); i++) {
 		/* Indices of devices that failed libu2f-host's own INIT
 		 * stay allocated but dead. */
 		if (!ctx->lib->alive(ctx->devs, i))
 			continue;
-		if ((r = u2fh_open_one(ctx, i, lg, ms, &set[*n])) == ERR_OK) {
+		if ((t = util_cap_ms(ms, deadline)) == 0) {
+			log_msg(lg, "%s: deadline reached at libu2f-host:%u",
+			    __func__, i);
+			if (first_err != NULL && *first_err == ERR_OK)
+				*first_err = ERR_TIMEOUT;
+			break;
+		}
+		if ((r = u2fh_open_one(ctx, i, lg, t, &set[*n])) == ERR_OK) {
 			log_msg(lg, "%s: libu2f-host:%u", __func__, i);
 			(*n)++;
 		} else if (first_err != NULL && *first_err == ERR_OK)
@@ -320,8 +329,8 @@ u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
 
 int
 dev_u2fh_open_with(const struct dev_u2fh_lib *lib, size_t max,
-    const struct log *lg, int ms, struct dev ***devs, size_t *ndevs,
-    int *first_err)
+    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
+    size_t *ndevs, int *first_err)
 {
 	struct dev_u2fh_ctx *ctx = NULL;
 	struct dev **set = NULL;
@@ -344,8 +353,8 @@ dev_u2fh_open_with(const struct dev_u2fh_lib *lib, size_t max,
 		goto fail;
 	}
 	if (rc == U2FH_OK)
-		u2fh_open_found(
-		    ctx, max_index, max, lg, ms, set, ndevs, first_err);
+		u2fh_open_found(ctx, max_index, max, lg, ms, deadline, set,
+		    ndevs, first_err);
 	else
 		log_msg(lg, "%s: libu2f-host found no U2F device", __func__);
 	*devs = set;
@@ -414,11 +423,11 @@ const struct dev_u2fh_lib dev_u2fh_libu2fhost = {
 };
 
 int
-dev_u2fh_open_all(size_t max, const struct log *lg, int ms, struct dev ***devs,
-    size_t *ndevs, int *first_err)
+dev_u2fh_open_all(size_t max, const struct log *lg, int ms, int64_t deadline,
+    struct dev ***devs, size_t *ndevs, int *first_err)
 {
-	return dev_u2fh_open_with(
-	    &dev_u2fh_libu2fhost, max, lg, ms, devs, ndevs, first_err);
+	return dev_u2fh_open_with(&dev_u2fh_libu2fhost, max, lg, ms, deadline,
+	    devs, ndevs, first_err);
 }
 
 const char *

@@ -51,8 +51,8 @@ extern const struct dev_u2fh_lib dev_u2fh_libu2fhost;
 
 /* dev_u2fh_open_all with lib in place of libu2f-host. */
 int dev_u2fh_open_with(const struct dev_u2fh_lib *lib, size_t max,
-    const struct log *lg, int ms, struct dev ***devs, size_t *ndevs,
-    int *first_err);
+    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
+    size_t *ndevs, int *first_err);
 /* A libu2f-host result code as one of ours. */
 int dev_u2fh_err(int rc);
 

@@ -12,11 +12,12 @@ dev_u2fh_version(void)
 }
 
 int
-dev_u2fh_open_all(size_t max, const struct log *lg, int ms, struct dev ***devs,
-    size_t *ndevs, int *first_err)
+dev_u2fh_open_all(size_t max, const struct log *lg, int ms, int64_t deadline,
+    struct dev ***devs, size_t *ndevs, int *first_err)
 {
 	(void)max;
 	(void)ms;
+	(void)deadline;
 	*devs = NULL;
 	*ndevs = 0;
 	if (first_err != NULL)

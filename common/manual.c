@@ -60,6 +60,7 @@ manual_b64(const char *line, uint8_t **out, size_t *outlen)
 {
 	const char *p;
 	size_t n;
+	int r;
 
 	*out = NULL;
 	if (line == NULL)
@@ -67,7 +68,8 @@ manual_b64(const char *line, uint8_t **out, size_t *outlen)
 	manual_trim(line, &p, &n);
 	if (n == 0 || n > MANUAL_FIELD_MAX)
 		return ERR_PARSE;
-	return b64_decode(p, n, out, outlen) == ERR_OK ? ERR_OK : ERR_PARSE;
+	r = b64_decode(p, n, out, outlen);
+	return r == ERR_OK || r == ERR_NOMEM ? r : ERR_PARSE;
 }
 
 /* A CBOR byte string (major type 2) holding exactly the U2F authdata. */

@@ -69,6 +69,17 @@ util_ms_left(int64_t deadline)
 }
 
 int
+util_cap_ms(int ms, int64_t deadline)
+{
+	int left;
+
+	if (deadline == 0)
+		return ms;
+	left = util_ms_left(deadline);
+	return left < ms ? left : ms;
+}
+
+int
 util_poll(int fd, short events, int ms)
 {
 	struct pollfd pfd;

@@ -22,6 +22,9 @@ void util_sleep_ms(int ms);
 int util_poll(int fd, short events, int ms);
 /* Milliseconds left until deadline (never negative, capped at INT32_MAX). */
 int util_ms_left(int64_t deadline);
+/* ms, cut to what is left before deadline (0 = no deadline): how long one
+ * more step of a bounded operation may take; 0 once the deadline passed. */
+int util_cap_ms(int ms, int64_t deadline);
 
 /* A log sink. Code under common/ never prints: it hands lines to a sink
  * that the module or the tool provides. Pass NULL for silence. */

@@ -9,7 +9,7 @@ EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 
 FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_authfile fuzz/fuzz_authscan \
 	fuzz/fuzz_b64 fuzz/fuzz_conf fuzz/fuzz_hid fuzz/fuzz_hidraw \
-	fuzz/fuzz_sshkey fuzz/fuzz_u2f
+	fuzz/fuzz_manual fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
 if ENABLE_FUZZING
 noinst_LTLIBRARIES += fuzz/libfuzzcommon.la fuzz/libfuzzsupport.la
@@ -37,7 +37,8 @@ fuzz_libfuzzcommon_la_CPPFLAGS = $(FUZZ_CPPFLAGS) \
 fuzz_libfuzzcommon_la_CFLAGS = $(FUZZ_ALL_CFLAGS)
 
 fuzz_libfuzzsupport_la_SOURCES = fuzz/fuzz.c fuzz/fuzz.h \
-	fuzz/failmalloc.c fuzz/failmalloc.h fuzz/vclock.c fuzz/vclock.h
+	fuzz/failmalloc.c fuzz/failmalloc.h fuzz/vclock.c fuzz/vclock.h \
+	fuzz/manualkat.c fuzz/manualkat.h
 fuzz_libfuzzsupport_la_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_libfuzzsupport_la_CFLAGS = $(FUZZ_ALL_CFLAGS)
 
@@ -88,6 +89,12 @@ fuzz_fuzz_sshkey_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_sshkey_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_sshkey_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_sshkey_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_manual_SOURCES = fuzz/fuzz_manual.c
+fuzz_fuzz_manual_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_manual_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_manual_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_manual_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_u2f_SOURCES = fuzz/fuzz_u2f.c
 fuzz_fuzz_u2f_CPPFLAGS = $(FUZZ_CPPFLAGS)

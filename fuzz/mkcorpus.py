@@ -291,7 +291,31 @@ def authscan():
     write("authscan", "other_users", "\n".join(users(0) + users(3)) + "\n")
 
 
+def manual():
+    """Manual mode: the U2F authentication example is a valid answer for
+    rp id RP (its app id) and cdh its challenge (fuzz/fuzz_manual.c)."""
+    rp = "https://gstatic.com/securitykey/a/example.com"
+    app = bytes.fromhex(
+        "4b0be934baebb5d12d26011b69227fa5e86df94e7d94aa2949a89f2d493992ca")
+    chal = bytes.fromhex(
+        "ccd6ee2e47baef244d49a222db496bad0ef5b6f93aa7cc4d30c4821b3b9dbc57")
+    sig = AUTH_REPLY[5:]
+    cbor = b"\x58\x25" + app + b"\x01\x00\x00\x00\x01"
+    lines = [b64(chal), rp, b64(cbor), b64(sig)]
+    write("manual", "valid", "\n".join(lines) + "\n")
+    write("manual", "valid_blanks", "\n".join(" %s\r" % l for l in lines))
+    no_presence = b"\x58\x25" + app + b"\x00\x00\x00\x00\x01"
+    write("manual", "no_presence",
+          "\n".join([lines[0], rp, b64(no_presence), lines[3]]) + "\n")
+    write("manual", "other_rp",
+          "\n".join([lines[0], "pam://other", lines[2], lines[3]]) + "\n")
+    # raw pass: first byte % length = where the CBOR ends
+    raw = cbor + sig
+    write("manual", "raw_valid", bytes([len(cbor)]) + raw)
+
+
 def main():
+    manual()
     conf()
     authfile()
     authscan()

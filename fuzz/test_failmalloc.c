@@ -21,6 +21,7 @@
 #include "err.h"
 #include "failmalloc.h"
 #include "fuzz.h"
+#include "manualkat.h"
 #include "sshkey.h"
 #include "u2f.h"
 #include "util.h"
@@ -153,6 +154,14 @@ run_sshkey(const uint8_t *d, size_t len)
 	if (r == ERR_OK)
 		cred_clear(&c);
 	return r;
+}
+
+static int
+run_manual(const uint8_t *d, size_t len)
+{
+	struct assertion as;
+
+	return manualkat_verify_text(d, len, true, &as);
 }
 
 static int
@@ -348,6 +357,12 @@ sweep_sshkey(void)
 }
 
 static void
+sweep_manual(void)
+{
+	sweep("manual/valid", run_manual);
+}
+
+static void
 sweep_u2f_register(void)
 {
 	sweep("u2f/register_kat", run_u2f_register);
@@ -376,5 +391,6 @@ sweep_args(void)
 TEST_MAIN(TEST(openssl_hook_installs_first), TEST(wrappers_fail_the_nth_call),
     TEST(production_code_is_wrapped), TEST(openssl_is_counted),
     TEST(fuzz_call_catches_ignored_failure), TEST(sweep_authfile),
-    TEST(sweep_authscan), TEST(sweep_sshkey), TEST(sweep_u2f_register),
-    TEST(sweep_b64), TEST(sweep_conf), TEST(sweep_args), TEST(sleep_is_virtual))
+    TEST(sweep_authscan), TEST(sweep_sshkey), TEST(sweep_manual),
+    TEST(sweep_u2f_register), TEST(sweep_b64), TEST(sweep_conf),
+    TEST(sweep_args), TEST(sleep_is_virtual))

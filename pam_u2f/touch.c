@@ -24,12 +24,14 @@ touch_sleep(int ms)
 		continue;
 }
 
-/* Open the keys; with `interactive`, ask first and wait for one. */
+/* Open the keys; with `interactive`, ask first and wait for one. The
+ * timeout starts here (after the question): *deadline ends the opening
+ * and then the wait for the touch, however many devices stall. */
 static int
-touch_devices(struct call *c, struct dev ***devs, size_t *ndevs)
+touch_devices(
+    struct call *c, int64_t *deadline, struct dev ***devs, size_t *ndevs)
 {
 	const char *const *paths = (const char *const *)c->opt.devices;
-	int64_t deadline;
 	char *answer = NULL;
 	int r, first_err = ERR_OK, left;
 
@@ -42,13 +44,13 @@ touch_devices(struct call *c, struct dev ***devs, size_t *ndevs)
 			return r;
 		}
 	}
-	deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
+	*deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
 		r = auth_open_backend(c->opt.backend, paths, c->opt.ndevices,
-		    c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS, devs, ndevs,
-		    &first_err);
+		    c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS, *deadline,
+		    devs, ndevs, &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
-		    (left = util_ms_left(deadline)) == 0)
+		    (left = util_ms_left(*deadline)) == 0)
 			break;
 		auth_close_all(*devs, *ndevs);
 		*devs = NULL;
@@ -88,9 +90,10 @@ touch_run(struct call *c)
 	size_t ndevs = 0;
 	struct auth_req req;
 	struct auth_result res;
+	int64_t deadline = 0;
 	int r;
 
-	if ((r = touch_devices(c, &devs, &ndevs)) != ERR_OK)
+	if ((r = touch_devices(c, &deadline, &devs, &ndevs)) != ERR_OK)
 		goto fail;
 	memset(&req, 0, sizeof(req));
 	req.creds = c->creds;
@@ -99,7 +102,7 @@ touch_run(struct call *c)
 	req.appid = c->opt.appid;
 	req.presence = args_presence(&c->opt);
 	req.nodetect = c->opt.nodetect;
-	req.timeout_ms = c->opt.timeout * 1000;
+	req.timeout_ms = util_ms_left(deadline);
 	req.log = &c->dbg.log;
 	req.cue = touch_cue;
 	req.cue_arg = c;

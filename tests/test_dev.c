@@ -59,7 +59,7 @@ run_auth(const char *const *paths, size_t npaths, const struct auth_req *req,
 	int r, first;
 
 	r = auth_open_all(
-	    paths, npaths, 0, NULL, OPEN_MS, &devs, &ndevs, &first);
+	    paths, npaths, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first);
 	if (r == ERR_OK)
 		r = auth_run(devs, ndevs, req, res);
 	auth_close_all(devs, ndevs);
@@ -315,7 +315,7 @@ test_register_first_touched(void)
 	rq.type = COSE_ES256;
 	rq.presence = true;
 	T_EQ_ERR(
-	    auth_open_all(paths, 2, 0, NULL, OPEN_MS, &devs, &ndevs, &first),
+	    auth_open_all(paths, 2, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first),
 	    ERR_OK);
 	T_EQ_INT(ndevs, 2);
 	T_EQ_ERR(

@@ -187,7 +187,7 @@ static int
 open_fake(size_t max, struct dev ***devs, size_t *n, int *first)
 {
 	return dev_u2fh_open_with(
-	    &fake_lib, max, NULL, OPEN_MS, devs, n, first);
+	    &fake_lib, max, NULL, OPEN_MS, 0, devs, n, first);
 }
 
 static int
@@ -320,7 +320,7 @@ test_real_library_no_device(void)
 	int first = 1;
 
 	T_EQ_ERR(auth_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, &lg,
-		     OPEN_MS, &devs, &n, &first),
+		     OPEN_MS, 0, &devs, &n, &first),
 	    ERR_OK);
 	T_TRUE(strstr(logbuf, "transport backend: libu2f-host") != NULL);
 	if (have_hidraw()) {
@@ -342,12 +342,12 @@ test_explicit_paths_refused(void)
 	size_t n = 0;
 
 	T_EQ_ERR(auth_open_backend(DEV_BACKEND_LIBU2FHOST, paths, 1, 0, NULL,
-		     OPEN_MS, &devs, &n, NULL),
+		     OPEN_MS, 0, &devs, &n, NULL),
 	    ERR_UNSUPPORTED);
 	T_TRUE(devs == NULL);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(auth_open_backend((enum dev_backend)7, NULL, 0, 0, NULL,
-		     OPEN_MS, &devs, &n, NULL),
+		     OPEN_MS, 0, &devs, &n, NULL),
 	    ERR_UNSUPPORTED);
 }
 

@@ -99,7 +99,7 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		*n = 0;
 		r = auth_open_backend(o->backend,
 		    (const char *const *)o->devices, o->ndevices, 0, o->lg,
-		    OPEN_MS, devs, n, &first_err);
+		    OPEN_MS, deadline, devs, n, &first_err);
 		if (r != ERR_OK || *n > 0)
 			break;
 		auth_close_all(*devs, *n);

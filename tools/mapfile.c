@@ -87,7 +87,7 @@ check_stat(const struct stat *st, const char **why)
 	if (!S_ISREG(st->st_mode))
 		*why = "not a regular file";
 	else if (st->st_uid != geteuid() && st->st_uid != 0)
-		*why = "owned by another user";
+		*why = "owned by another user (run pamu2fcfg as its owner)";
 	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
 		*why = "writable by group or others";
 	else if ((size_t)st->st_size > TOOL_MAX_FILE) {
@@ -332,7 +332,8 @@ check_dir(const char *dir, const char **why)
 	if (!S_ISDIR(st.st_mode))
 		*why = "its folder is not a folder";
 	else if (st.st_uid != geteuid() && st.st_uid != 0)
-		*why = "its folder is owned by another user";
+		*why = "its folder is owned by another user (run pamu2fcfg as "
+		       "its owner)";
 	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
 	    (st.st_mode & S_ISVTX) == 0)
 		*why = "its folder is writable by group or others";

@@ -124,7 +124,7 @@ attempt_at(struct rig *g, const char *path, bool nodetect, bool presence,
 	req.timeout_ms = AUTH_MS;
 	req.log = &lg;
 	r = auth_open_all(
-	    paths, 1, 0, &lg, OPEN_MS, &devs, &o->ndevs, &o->open_err);
+	    paths, 1, 0, &lg, OPEN_MS, 0, &devs, &o->ndevs, &o->open_err);
 	if (r == ERR_OK)
 		r = auth_run(devs, o->ndevs, &req, &o->res);
 	auth_close_all(devs, o->ndevs);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -701,6 +703,90 @@ test_threads_one_hostile(void)
 	rig_down(&a);
 }
 
+/* ---- devices that never answer: the timeout still holds ---- */
+
+#define SILENT_MAX 6
+
+/* A unix: device that takes the connection (the kernel queues it) and
+ * never answers: its CTAPHID INIT stalls for the whole open time. */
+static int
+silent_device(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa.sun_path) ||
+	    (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path));
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(fd, 8) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* nsilent silent devices before the real one, timeout=timeout_s: the
+ * PAM result and how long it took. */
+static int
+with_silent(struct rig *g, int nsilent, int timeout_s, int64_t *el)
+{
+	char args[ARGS_MAX], path[256];
+	int fds[SILENT_MAX], i, n, r = -1;
+	size_t len;
+
+	n = snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " timeout=%d devices=", timeout_s);
+	for (i = 0; i < nsilent; i++) {
+		snprintf(path, sizeof(path), "%s/silent%d.sock", mt.dir, i);
+		if ((fds[i] = silent_device(path)) < 0) {
+			T_FAIL_AT("cannot listen on %s", path);
+			nsilent = i;
+			goto out;
+		}
+		n += snprintf(
+		    args + n, sizeof(args) - (size_t)n, "unix:%s,", path);
+	}
+	len = strlen(args);
+	snprintf(args + len, sizeof(args) - len, "%s", g->t.path);
+	mt_service("silent", args);
+	*el = util_now_ms();
+	r = mt_auth("silent", "alice", NULL);
+	*el = util_now_ms() - *el;
+	printf("# %d silent device(s), timeout=%d: %d in %lld ms\n", nsilent,
+	    timeout_s, r, (long long)*el);
+out:
+	for (i = 0; i < nsilent; i++)
+		close(fds[i]);
+	return r;
+}
+
+/* Each device may take OPEN_MS to open; six that stall used to hold the
+ * module for six seconds and then let the key behind them answer, with
+ * timeout=2. Now the timeout starts before the first open and ends the
+ * opening too. */
+static void
+test_silent_devices_within_timeout(void)
+{
+	struct rig g;
+	int64_t el = 0;
+
+	T_EQ_INT(rig_up(&g), 0);
+	T_EQ_INT(with_silent(&g, SILENT_MAX, TIMEOUT_S, &el), PAM_AUTH_ERR);
+	T_TRUE(el < TIMEOUT_S * 1000 + 1000);
+	T_TRUE(mt_debug_has("deadline reached"));
+	T_EQ_INT(touches_of(&g), 0);
+	/* One silent device and time left: the key behind it still works. */
+	T_EQ_INT(with_silent(&g, 1, 3, &el), PAM_SUCCESS);
+	T_TRUE(el < 3000 + 1000);
+	T_EQ_INT(touches_of(&g), 1);
+	rig_down(&g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -715,6 +801,7 @@ main(int argc, char **argv)
 	    TEST(test_xdg_ignored_when_secure),
 	    TEST(test_long_line),
 	    TEST(test_threads_one_hostile),
+	    TEST(test_silent_devices_within_timeout),
 	};
 	int r;
 

@@ -146,10 +146,12 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 	cp "$WORK/real" "$WORK/theirs"
 	chown nobody "$WORK/theirs"
 	run $DEV -u alice --add "$WORK/theirs"
-	[ "$RC" -eq 4 ] && [ "$(cat "$WORK/theirs")" = alice: ]
-	ok $? "a file owned by another user is refused"
+	[ "$RC" -eq 4 ] && [ "$(cat "$WORK/theirs")" = alice: ] &&
+	    grep -q 'owned by another user (run pamu2fcfg as its owner)' \
+	    "$WORK/err"
+	ok $? "a file owned by another user is refused, saying what to do"
 else
-	skip "a file owned by another user is refused" "needs root"
+	skip "a file owned by another user is refused, saying what to do" "needs root"
 fi
 token lazy --presence never || exit 1
 run --timeout 5 --device "unix:$WORK/lazy.sock" -u alice \
