@@ -24,6 +24,7 @@
 #include <confuse.h>
 
 #include "conf.h"
+#include "confscan.h"
 #include "err.h"
 #include "safefile.h"
 
@@ -399,154 +400,31 @@ conf_schema(cfg_opt_t *opts, struct conf_ctx *ctx)
 	opts[i + 1] = end;
 }
 
-/* Before libconfuse sees the file, it is copied through a small scanner
- * that follows the lexer's states (plain text, "..." and '...' strings,
- * comments) to refuse what the lexer would get wrong without a word:
- * a NUL byte ends its input early; "${NAME}" is replaced by getenv("NAME");
- * a stray '+', '*' or '\r' is dropped (so "timeout = +5" would read 5);
- * and comments make later line numbers wrong (libconfuse 3.3 counts their
- * newline twice), so comments are blanked out and block comments refused.
- *
- * The copy also accepts Yubico pam-u2f's bare flags: a line holding only
- * the name of a boolean key, such as "cue", becomes "cue = true" (plain
- * libconfuse would refuse it), so that such a pam_u2f.conf keeps working. */
-enum scan_state { SC_TEXT, SC_DQ, SC_SQ, SC_COMMENT };
-
-struct scan {
-	enum scan_state st;
-	int line;
-	int depth;       /* open braces */
-	const char *why; /* the problem found, or NULL */
-	char *out;       /* the copy for libconfuse */
-	size_t olen;
-	size_t bol; /* where the current line starts in out */
-};
-
-#define SCAN_GROWTH 3 /* "cue\n" (4 bytes) becomes 11 */
-
-/* One byte in plain text. */
-static void
-scan_text(struct scan *sc, const char *p, size_t i, size_t len)
+/* A bare boolean key ("cue" alone on a line), for conf_scan. */
+static bool
+conf_is_flag(const char *name, size_t n)
 {
-	char c = p[i], next = i + 1 < len ? p[i + 1] : '\0';
-	bool start = i == 0 || strchr(" \t\n={}(),", p[i - 1]) != NULL;
+	size_t k;
 
-	if (c == '"')
-		sc->st = SC_DQ;
-	else if (c == '\'')
-		sc->st = SC_SQ;
-	else if (c == '#' || (c == '/' && next == '/' && start))
-		sc->st = SC_COMMENT;
-	else if (c == '{' || c == '}')
-		sc->depth += c == '{' ? 1 : -1;
-	else if (c == '/' && next == '*')
-		sc->why = "block comments are not supported (use #)";
-	else if (c == '*')
-		sc->why = "stray '*'";
-	else if (c == '+' && next != '=')
-		sc->why = "stray '+'";
-	else if (c == '\r' && next != '\n')
-		sc->why = "stray carriage return";
-	else if (c == '$' && next == '{')
-		sc->why = "\"${\" is not allowed (no environment variable "
-			  "substitution)";
-}
-
-/* Returns how many extra bytes belong to this one (an escape). */
-static size_t
-scan_byte(struct scan *sc, const char *p, size_t i, size_t len)
-{
-	char c = p[i], next = i + 1 < len ? p[i + 1] : '\0';
-
-	if (c == '\0') {
-		sc->why = "NUL byte";
-		return 0;
-	}
-	switch (sc->st) {
-	case SC_TEXT:
-		scan_text(sc, p, i, len);
-		return 0;
-	case SC_COMMENT:
-		if (c == '\n')
-			sc->st = SC_TEXT;
-		return 0;
-	case SC_DQ:
-		if (c == '$' && next == '{')
-			scan_text(sc, p, i, len);
-		else if (c == '"')
-			sc->st = SC_TEXT;
-		return c == '\\' && next != '\0' && next != '\n' ? 1 : 0;
-	case SC_SQ:
-		if (c == '\'')
-			sc->st = SC_TEXT;
-		return c == '\\' && (next == '\\' || next == '\'') ? 1 : 0;
-	}
-	return 0;
-}
-
-/* At the end of a line in plain text: a bare boolean key gets "= true". */
-static void
-scan_eol(struct scan *sc)
-{
-	static const char yes[] = " = true";
-	const char *p = sc->out + sc->bol, *end = sc->out + sc->olen;
-	size_t k, n;
-
-	if ((sc->st != SC_TEXT && sc->st != SC_COMMENT) || sc->depth != 0)
-		return;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	while (
-	    end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-		end--;
-	n = (size_t)(end - p);
 	for (k = 0; k < CONF_NKEYS; k++)
 		if (conf_defs[k].type == CT_BOOL &&
 		    strlen(conf_defs[k].name) == n &&
-		    memcmp(conf_defs[k].name, p, n) == 0) {
-			memcpy(sc->out + sc->olen, yes, sizeof(yes) - 1);
-			sc->olen += sizeof(yes) - 1;
-			return;
-		}
+		    memcmp(conf_defs[k].name, name, n) == 0)
+			return true;
+	return false;
 }
 
 /* Check buf and make the copy libconfuse parses (*out, NUL-terminated). */
 static int
 conf_prepare(struct conf_ctx *ctx, const char *buf, size_t len, char **out)
 {
-	struct scan sc = {SC_TEXT, 1, 0, NULL, NULL, 0, 0};
-	size_t i, j, extra;
+	const char *why = NULL;
+	int line = 0, r;
 
-	*out = NULL;
-	if (len > CONF_MAX_SIZE)
-		sc.why = "the file is too large";
-	else if ((sc.out = malloc(SCAN_GROWTH * len + 16)) == NULL)
-		return ERR_NOMEM;
-	for (i = 0; i < len && sc.why == NULL; i += 1 + extra) {
-		if (buf[i] == '\n') {
-			scan_eol(&sc);
-			sc.line++;
-		}
-		extra = scan_byte(&sc, buf, i, len);
-		for (j = 0; j <= extra; j++)
-			sc.out[sc.olen++] =
-			    sc.st == SC_COMMENT && buf[i + j] != '\n'
-			    ? ' '
-			    : buf[i + j];
-		if (buf[i] == '\n')
-			sc.bol = sc.olen;
-	}
-	if (sc.why == NULL && (sc.st == SC_DQ || sc.st == SC_SQ))
-		sc.why = "unterminated string";
-	if (sc.why != NULL) {
-		conf_set_error(ctx, sc.line, sc.why);
-		free(sc.out);
-		return ERR_CONFIG;
-	}
-	scan_eol(&sc);
-	sc.out[sc.olen] = '\0';
-	*out = sc.out;
-	return ERR_OK;
+	if ((r = conf_scan(buf, len, conf_is_flag, out, &line, &why)) ==
+	    ERR_CONFIG)
+		conf_set_error(ctx, line, why);
+	return r;
 }
 
 static int

@@ -14,10 +14,11 @@ common_libcommon_la_SOURCES = \
 	common/dev.c common/dev.h \
 	common/dev_u2f.c common/dev_int.h \
 	common/auth.c common/auth.h common/devset.c \
-	common/authfile.c common/authfile.h \
+	common/authfile.c common/authfile.h common/authfile_int.h \
+	common/authscan.c \
 	common/safefile.c common/safefile.h \
 	common/sshkey.c common/sshkey.h \
-	common/conf.c common/conf.h
+	common/conf.c common/conf.h common/confscan.c common/confscan.h
 common_libcommon_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
 	$(LIBCONFUSE_CFLAGS) $(LIBU2FHOST_CFLAGS)
 common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) \

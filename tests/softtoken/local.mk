@@ -2,6 +2,7 @@
 check_LTLIBRARIES += tests/softtoken/libsofttoken.la
 tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/token.c tests/softtoken/token.h \
+	tests/softtoken/token_int.h tests/softtoken/tokstate.c \
 	tests/softtoken/ctaphid_dev.c tests/softtoken/ctaphid_dev.h
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \

@@ -1,0 +1,41 @@
+/* The software token's insides, shared by token.c and tokstate.c. */
+#ifndef PU_TOKEN_INT_H
+#define PU_TOKEN_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <openssl/evp.h>
+
+#include "token.h"
+
+#define STATE_MAX 65536
+#define CERT_MAX 600
+#define SIG_MAX 72
+#define POINT_LEN 65
+#define PARAM_LEN 32
+#define NONCE_LEN 12
+#define TAG_LEN 16
+#define SW_INTERNAL 0x6F00
+
+struct token {
+	enum token_presence presence;
+	int after_ms;
+	int probe_sign;
+	unsigned faults;
+	char *state_path;
+	FILE *log;
+	uint8_t master[32];
+	EVP_PKEY *att;
+	uint8_t *cert;
+	size_t cert_len;
+	uint32_t counter;
+	int64_t touch_start; /* -1: no presence request pending */
+};
+
+/* Write the state file (if the token has one), atomically. */
+int token_save_state(const struct token *t);
+/* Read it; ERR_NOT_FOUND if there is no state file yet. */
+int token_load_state(struct token *t);
+
+#endif
