@@ -23,7 +23,7 @@ struct scan {
 	bool (*is_flag)(const char *name, size_t n);
 };
 
-#define SCAN_GROWTH 3 /* "cue\n" (4 bytes) becomes 11 */
+#define SCAN_YES " = true" /* what a bare flag line gets */
 
 /* One byte in plain text. */
 static void
@@ -89,7 +89,7 @@ scan_byte(struct scan *sc, const char *p, size_t i, size_t len)
 static void
 scan_eol(struct scan *sc)
 {
-	static const char yes[] = " = true";
+	static const char yes[] = SCAN_YES;
 	const char *p = sc->out + sc->bol, *end = sc->out + sc->olen;
 	size_t n;
 
@@ -107,6 +107,18 @@ scan_eol(struct scan *sc)
 	}
 }
 
+/* The most the copy can need: every line (the last may lack its '\n')
+ * could be a bare flag and gain SCAN_YES, whatever the flags' names. */
+static size_t
+scan_room(const char *buf, size_t len)
+{
+	size_t i, lines = 1;
+
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	return len + lines * (sizeof(SCAN_YES) - 1) + 1;
+}
+
 int
 conf_scan(const char *buf, size_t len,
     bool (*is_flag)(const char *name, size_t n), char **out, int *line,
@@ -120,7 +132,7 @@ conf_scan(const char *buf, size_t len,
 	*why = NULL;
 	if (len > CONF_MAX_SIZE)
 		sc.why = "the file is too large";
-	else if ((sc.out = malloc(SCAN_GROWTH * len + 16)) == NULL)
+	else if ((sc.out = malloc(scan_room(buf, len))) == NULL)
 		return ERR_NOMEM;
 	for (i = 0; i < len && sc.why == NULL; i += 1 + extra) {
 		if (buf[i] == '\n') {

@@ -1,14 +1,18 @@
 # Unit tests for the mapping-file side of common/: b64, authfile,
-# safefile, sshkey (and cred through them).
-check_PROGRAMS += tests/test_b64 tests/test_authfile tests/test_safefile \
-	tests/test_sshkey
-TESTS += tests/test_b64 tests/test_authfile tests/test_safefile \
-	tests/test_sshkey
+# authscan, safefile, sshkey (and cred through them).
+check_PROGRAMS += tests/test_b64 tests/test_authfile tests/test_authscan \
+	tests/test_safefile tests/test_sshkey
+TESTS += tests/test_b64 tests/test_authfile tests/test_authscan \
+	tests/test_safefile tests/test_sshkey
 
 tests_test_b64_SOURCES = tests/test_b64.c tests/test.h
 tests_test_b64_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
-tests_test_authfile_SOURCES = tests/test_authfile.c tests/test.h
+tests_test_authfile_SOURCES = tests/test_authfile.c tests/authfix.h \
+	tests/test.h
 tests_test_authfile_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_test_authscan_SOURCES = tests/test_authscan.c tests/authfix.h \
+	tests/test.h
+tests_test_authscan_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_safefile_SOURCES = tests/test_safefile.c tests/test.h
 tests_test_safefile_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_sshkey_SOURCES = tests/test_sshkey.c tests/test.h

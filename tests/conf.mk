@@ -7,6 +7,13 @@ tests_test_conf_SOURCES = tests/test_conf.c tests/test.h
 tests_test_conf_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
+# The text scanner under it (common/confscan.c).
+check_PROGRAMS += tests/test_confscan
+TESTS += tests/test_confscan
+tests_test_confscan_SOURCES = tests/test_confscan.c tests/test.h
+tests_test_confscan_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
+
 EXTRA_DIST += etc/pam_u2f.conf.example
 
 pamconfdir = $(sysconfdir)/security

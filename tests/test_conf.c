@@ -1,6 +1,11 @@
-/* The configuration file: schema, values, every error class with its
- * file:line message, the file safety rules, and parsing from several
- * threads at once. */
+/* The configuration file as common/conf.c reads it: the schema and every
+ * key's value, with the "set" bit per key that precedence relies on; each
+ * value and syntax error with its file:line message, none echoing the
+ * file's text; the error buffer; conf_load's file safety rules; the shipped
+ * example; and parsing from several threads at once. What the text scanner
+ * of common/confscan.c accepts, refuses and rewrites before libconfuse sees
+ * the text (comments, NUL bytes, stray characters, "${", bare flags) is in
+ * tests/test_confscan.c. */
 #include "config.h"
 
 #include <errno.h>
@@ -247,41 +252,6 @@ t_default_path(void)
 }
 
 static void
-t_empty_and_comments(void)
-{
-	struct conf c;
-	char err[ERRLEN];
-
-	T_EQ_ERR(parse("", &c, err), ERR_OK);
-	T_EQ_INT(c.set, 0);
-	T_EQ_ERR(conf_parse_mem(NAME, NULL, 0, &c, err, ERRLEN), ERR_OK);
-	T_EQ_INT(c.set, 0);
-	T_EQ_ERR(parse("# only a comment\n\n   \n", &c, err), ERR_OK);
-	T_EQ_INT(c.set, 0);
-	T_EQ_ERR(
-	    parse("# hash\n// slashes\n  ## more ${HOME} + * \"\n"
-		  "timeout = 5 # trailing\r\nnodetect = true // trailing\n",
-		&c, err),
-	    ERR_OK);
-	T_EQ_INT(c.set, bit(CONF_TIMEOUT) | bit(CONF_NODETECT));
-	T_EQ_INT(c.timeout, 5);
-	T_TRUE(c.nodetect);
-	conf_free(&c);
-	/* '#', '+', '*' and '//' inside quotes are text. */
-	T_EQ_ERR(parse("prompt = \"#1 + * // \\\"key\\\"\"\n"
-		       "cue_prompt = 'it\\'s #2'\norigin = pam://x\n",
-		     &c, err),
-	    ERR_OK);
-	T_EQ_STR(c.prompt, "#1 + * // \"key\"");
-	T_EQ_STR(c.cue_prompt, "it's #2");
-	T_EQ_STR(c.origin, "pam://x");
-	conf_free(&c);
-	/* libconfuse counts one line too many after a block comment. */
-	expect_error("timeout = 5\n/* one\ntwo */\nfoo = 1\n", ERR_CONFIG,
-	    NAME ":2: block comments are not supported (use #)");
-}
-
-static void
 t_unknown_key(void)
 {
 	expect_error("debug = true\nfoo = 1\n", ERR_CONFIG,
@@ -507,49 +477,6 @@ t_too_many_devices(void)
 	free(text);
 }
 
-/* Yubico pam-u2f's pam_u2f.conf: bare flags and key=value lines. */
-static void
-t_bare_flags(void)
-{
-	struct conf c;
-	char err[ERRLEN];
-
-	T_EQ_ERR(
-	    parse("# pam-u2f style\ncue\nnouserok # why\n  debug \t\r\n"
-		  "origin=pam://host\nauthfile=/etc/u2f_keys\nmax_devices=0\n"
-		  "sshformat",
-		&c, err),
-	    ERR_OK);
-	T_EQ_STR(err, "");
-	T_EQ_INT(c.set,
-	    bit(CONF_CUE) | bit(CONF_NOUSEROK) | bit(CONF_DEBUG) |
-		bit(CONF_ORIGIN) | bit(CONF_AUTHFILE) | bit(CONF_MAX_DEVICES) |
-		bit(CONF_SSHFORMAT));
-	T_TRUE(c.cue && c.nouserok && c.debug && c.sshformat);
-	T_EQ_STR(c.origin, "pam://host");
-	T_EQ_STR(c.authfile, "/etc/u2f_keys");
-	T_EQ_INT(c.max_devices, 0);
-	conf_free(&c);
-	/* Only boolean keys, only on a line of their own, only outside
-	 * lists and strings. */
-	expect_error("origin\n", ERR_CONFIG, NAME ":2: premature end of file");
-	expect_error("\ncue cue\n", ERR_CONFIG,
-	    NAME ":2: missing equal sign after option 'cue'");
-	expect_error("devices = {\n cue\n}\n", ERR_CONFIG,
-	    NAME ":2: devices: \"cue\" is not a /dev/ path or a unix:/ "
-		 "socket path");
-	T_EQ_ERR(parse("prompt = 'a\ncue\n'\n", &c, err), ERR_CONFIG);
-	T_EQ_STR(err,
-	    NAME ":3: prompt: \"a?cue?\" contains a control "
-		 "character"); /* libconfuse names the string's last line */
-	/* Unquoted values with spaces must be quoted here. */
-	expect_error("prompt=Touch your key\n", ERR_CONFIG,
-	    NAME ":1: no such option 'your'");
-	/* A flag given twice is still a duplicate. */
-	expect_error("cue\ncue = false\n", ERR_CONFIG,
-	    NAME ":2: cue: already set on line 1");
-}
-
 static void
 t_duplicate(void)
 {
@@ -571,42 +498,6 @@ t_syntax(void)
 	    NAME ":3: premature end of file");
 	expect_error("= 5\n", ERR_CONFIG, NAME ":1: unexpected token '='");
 	expect_error("}\n", ERR_CONFIG, NAME ":1: unexpected closing brace");
-	expect_error("\nprompt = \"open\n\n", ERR_CONFIG,
-	    NAME ":4: unterminated string");
-	expect_error(
-	    "prompt = 'open\n", ERR_CONFIG, NAME ":2: unterminated string");
-}
-
-/* Bytes libconfuse's lexer would drop without a word. */
-static void
-t_dropped_bytes(void)
-{
-	expect_error("timeout = +5\n", ERR_CONFIG, NAME ":1: stray '+'");
-	expect_error("\ntimeout = 5*\n", ERR_CONFIG, NAME ":2: stray '*'");
-	expect_error("authfile = /home/*/keys\n", ERR_CONFIG,
-	    NAME ":1: block comments are not supported (use #)");
-	expect_error("timeout = 5\rnodetect = true\n", ERR_CONFIG,
-	    NAME ":1: stray carriage return");
-}
-
-static void
-t_nul_and_env(void)
-{
-	struct conf c;
-	char err[ERRLEN];
-	static const char nul[] = "timeout = 5\norigin = \"a\0b\"\n";
-
-	T_EQ_ERR(conf_parse_mem(NAME, nul, sizeof(nul) - 1, &c, err, ERRLEN),
-	    ERR_CONFIG);
-	T_EQ_STR(err, NAME ":2: NUL byte");
-	T_EQ_INT(c.set, 0);
-	expect_error("\norigin = \"${HOME}\"\n", ERR_CONFIG,
-	    NAME ":2: \"${\" "
-		 "is not allowed (no environment variable substitution)");
-	expect_error("authfile = ${HOME}/keys\n", ERR_CONFIG,
-	    NAME
-	    ":1: "
-	    "\"${\" is not allowed (no environment variable substitution)");
 }
 
 static void
@@ -947,12 +838,11 @@ t_cleanup(void)
 }
 
 TEST_MAIN(TEST(t_setup), TEST(t_roundtrip_all), TEST(t_roundtrip_each),
-    TEST(t_key_names), TEST(t_default_path), TEST(t_empty_and_comments),
-    TEST(t_unknown_key), TEST(t_no_echo), TEST(t_wrong_type),
-    TEST(t_decimal_only), TEST(t_out_of_range), TEST(t_bad_strings),
-    TEST(t_long_string), TEST(t_devices), TEST(t_bad_device),
-    TEST(t_too_many_devices), TEST(t_bare_flags), TEST(t_duplicate),
-    TEST(t_syntax), TEST(t_dropped_bytes), TEST(t_nul_and_env), TEST(t_errbuf),
-    TEST(t_file_roundtrip), TEST(t_file_parse_error), TEST(t_missing),
-    TEST(t_symlink), TEST(t_writable), TEST(t_owner), TEST(t_not_regular),
-    TEST(t_too_big), TEST(t_threads), TEST(t_example), TEST(t_cleanup))
+    TEST(t_key_names), TEST(t_default_path), TEST(t_unknown_key),
+    TEST(t_no_echo), TEST(t_wrong_type), TEST(t_decimal_only),
+    TEST(t_out_of_range), TEST(t_bad_strings), TEST(t_long_string),
+    TEST(t_devices), TEST(t_bad_device), TEST(t_too_many_devices),
+    TEST(t_duplicate), TEST(t_syntax), TEST(t_errbuf), TEST(t_file_roundtrip),
+    TEST(t_file_parse_error), TEST(t_missing), TEST(t_symlink),
+    TEST(t_writable), TEST(t_owner), TEST(t_not_regular), TEST(t_too_big),
+    TEST(t_threads), TEST(t_example), TEST(t_cleanup))

@@ -17,9 +17,17 @@ tests_softtoken_softtoken_LDADD = tests/softtoken/libsofttoken.la
 check_PROGRAMS += tests/softtoken/test_token
 TESTS += tests/softtoken/test_token
 tests_softtoken_test_token_SOURCES = tests/softtoken/test_token.c \
-	tests/test.h
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
 tests_softtoken_test_token_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_token_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+check_PROGRAMS += tests/softtoken/test_tokhid
+TESTS += tests/softtoken/test_tokhid
+tests_softtoken_test_tokhid_SOURCES = tests/softtoken/test_tokhid.c \
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
+tests_softtoken_test_tokhid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_tokhid_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 TESTS += tests/softtoken/socket.sh
