@@ -3,14 +3,23 @@
 # unless a file is already there.
 check_PROGRAMS += tests/test_conf
 TESTS += tests/test_conf
-tests_test_conf_SOURCES = tests/test_conf.c tests/test.h
+tests_test_conf_SOURCES = tests/test_conf.c tests/conffix.h tests/test.h
 tests_test_conf_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
+
+# conf_load's file safety rules and the shipped example.
+check_PROGRAMS += tests/test_conffile
+TESTS += tests/test_conffile
+tests_test_conffile_SOURCES = tests/test_conffile.c tests/conffix.h \
+	tests/test.h
+tests_test_conffile_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
 # The text scanner under it (common/confscan.c).
 check_PROGRAMS += tests/test_confscan
 TESTS += tests/test_confscan
-tests_test_confscan_SOURCES = tests/test_confscan.c tests/test.h
+tests_test_confscan_SOURCES = tests/test_confscan.c tests/conffix.h \
+	tests/test.h
 tests_test_confscan_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
@@ -54,7 +63,8 @@ tests_module_test_confargs_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 check_PROGRAMS += tests/module/test_confmod
 TESTS += tests/module/test_confmod
 tests_module_test_confmod_SOURCES = tests/module/test_confmod.c \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtmain.h \
+	tests/module/mtpam.c \
 	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/test.h
 tests_module_test_confmod_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \

@@ -10,17 +10,25 @@ tests_hostile_test_hostile_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests
 tests_hostile_test_hostile_LDADD = tests/libtokenctl.la \
 	common/libcommon.la $(LIBCRYPTO_LIBS) -lpthread
 
-check_PROGRAMS += tests/hostile/test_pam_hostile
-TESTS += tests/hostile/test_pam_hostile
-tests_hostile_test_pam_hostile_SOURCES = tests/hostile/test_pam_hostile.c \
-	tests/hostile/mitm.c tests/hostile/mitm.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+check_PROGRAMS += tests/hostile/test_pam_hostile tests/hostile/test_pam_files
+TESTS += tests/hostile/test_pam_hostile tests/hostile/test_pam_files
+PAM_HOSTILE_RIG = tests/hostile/pamrig.c tests/hostile/pamrig.h \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtmain.h \
+	tests/module/mtpam.c \
 	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/test.h
-tests_hostile_test_pam_hostile_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
-	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/tests/module
-tests_hostile_test_pam_hostile_LDADD = tests/libtokenctl.la \
-	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+PAM_HOSTILE_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
+	-I$(top_srcdir)/tests -I$(top_srcdir)/tests/module
+PAM_HOSTILE_LDADD = tests/libtokenctl.la common/libcommon.la $(PAM_LIBS) \
+	$(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_hostile_test_pam_hostile_SOURCES = tests/hostile/test_pam_hostile.c \
+	tests/hostile/mitm.c tests/hostile/mitm.h $(PAM_HOSTILE_RIG)
+tests_hostile_test_pam_hostile_CFLAGS = $(PAM_HOSTILE_CFLAGS)
+tests_hostile_test_pam_hostile_LDADD = $(PAM_HOSTILE_LDADD)
+tests_hostile_test_pam_files_SOURCES = tests/hostile/test_pam_files.c \
+	$(PAM_HOSTILE_RIG)
+tests_hostile_test_pam_files_CFLAGS = $(PAM_HOSTILE_CFLAGS)
+tests_hostile_test_pam_files_LDADD = $(PAM_HOSTILE_LDADD)
 
 # The threat model and the map from known attacks to tests; the
 # valgrind/scan-build/cppcheck run (tests/run.sh analyze, or by hand).

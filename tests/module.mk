@@ -1,11 +1,12 @@
 # Module tests: unit tests of the argument parser, the return-code table
 # and manual mode's verifier; then the real pam_u2f.so through the real
-# libpam (pam_start_confdir) with nss_wrapper users and software tokens;
-# then a lint of the man page.
+# libpam (pam_start_confdir) with nss_wrapper users and software tokens
+# (test_module: authentication flows; test_modfile: the mapping file,
+# arguments and debug file); then a lint of the man page.
 check_PROGRAMS += tests/module/test_args tests/module/test_manual \
-	tests/module/test_module
+	tests/module/test_module tests/module/test_modfile
 TESTS += tests/module/test_args tests/module/test_manual \
-	tests/module/test_module
+	tests/module/test_module tests/module/test_modfile
 
 tests_module_test_args_SOURCES = tests/module/test_args.c tests/test.h
 tests_module_test_args_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
@@ -20,6 +21,7 @@ tests_module_test_manual_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
 tests_module_test_manual_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
 tests_module_test_module_SOURCES = tests/module/test_module.c \
+	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
 	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
 	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/test.h
@@ -27,7 +29,18 @@ tests_module_test_module_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
 tests_module_test_module_LDADD = tests/libtokenctl.la common/libcommon.la \
 	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
-# (make check builds pam_u2f.la and tests/softtoken/softtoken first.)
+
+tests_module_test_modfile_SOURCES = tests/module/test_modfile.c \
+	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
+	tests/test.h
+tests_module_test_modfile_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
+tests_module_test_modfile_LDADD = tests/libtokenctl.la common/libcommon.la \
+	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+# (make check builds pam_u2f.la and tests/softtoken/softtoken first, for
+# both programs: the module is an ordinary target, the token a check one.)
 
 TESTS += tests/module/manlint.sh
 dist_check_SCRIPTS += tests/module/manlint.sh

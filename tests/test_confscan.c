@@ -6,8 +6,9 @@
  * rewrites (comments blanked out so that line numbers stay right; a bare
  * Yubico-style boolean flag becoming "= true"). conf_scan is called
  * directly for its exact output, *line and *why, and through
- * conf_parse_mem for the file:line messages the user sees. The keys,
- * values and file safety rules of common/conf.c are in tests/test_conf.c. */
+ * conf_parse_mem for the file:line messages the user sees. The keys and
+ * values of common/conf.c are in tests/test_conf.c, its file safety rules
+ * in tests/test_conffile.c. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -19,34 +20,7 @@
 #include "err.h"
 #include "test.h"
 
-#define NAME "test.conf"
-#define ERRLEN 512
-
-/* Parse text from memory; the message lands in err. */
-static int
-parse(const char *text, struct conf *c, char *err)
-{
-	return conf_parse_mem(NAME, text, strlen(text), c, err, ERRLEN);
-}
-
-/* The message must be exactly want. */
-static void
-expect_error(const char *text, int want_r, const char *want)
-{
-	struct conf c;
-	char err[ERRLEN];
-
-	T_EQ_ERR(parse(text, &c, err), want_r);
-	T_EQ_STR(err, want);
-	T_EQ_INT(c.set, 0);
-	conf_free(&c);
-}
-
-static uint32_t
-bit(enum conf_key k)
-{
-	return UINT32_C(1) << k;
-}
+#include "conffix.h"
 
 /* The flags of these direct cases; conf.c passes its boolean keys. "q",
  * shorter than any of conf.c's, makes a copy grow the most. */
@@ -212,28 +186,39 @@ t_scan_flags(void)
 	T_EQ_INT(flag_calls_empty, 0);
 }
 
+/* FLAG_LINES copies of in, a line holding only a flag, are copied as
+ * FLAG_LINES copies of want_line, the same line with " = true"; so is the
+ * same text without its last newline. */
+#define FLAG_LINES 1000
+
+static void
+expect_flag_lines(const char *in, const char *want_line)
+{
+	size_t n = FLAG_LINES, li = strlen(in), lw = strlen(want_line), i;
+	char *text, *want;
+
+	if ((text = malloc(li * n + 1)) == NULL ||
+	    (want = malloc(lw * n + 1)) == NULL)
+		abort();
+	for (i = 0; i < n; i++) {
+		memcpy(text + li * i, in, li);
+		memcpy(want + lw * i, want_line, lw);
+	}
+	text[li * n] = '\0';
+	want[lw * n] = '\0';
+	expect_copy(text, li * n, want);
+	/* The last one without its newline. */
+	want[lw * n - 1] = '\0';
+	expect_copy(text, li * n - 1, want);
+	free(want);
+	free(text);
+}
+
 /* The worst case the copy is sized for: nothing but "cue" lines. */
 static void
 t_scan_growth(void)
 {
-	size_t n = 1000, i;
-	char *text, *want;
-
-	if ((text = malloc(4 * n + 1)) == NULL ||
-	    (want = malloc(11 * n + 11)) == NULL)
-		abort();
-	for (i = 0; i < n; i++) {
-		memcpy(text + 4 * i, "cue\n", 4);
-		memcpy(want + 11 * i, "cue = true\n", 11);
-	}
-	text[4 * n] = '\0';
-	want[11 * n] = '\0';
-	expect_copy(text, 4 * n, want);
-	/* The last one without its newline. */
-	want[11 * n - 1] = '\0';
-	expect_copy(text, 4 * n - 1, want);
-	free(want);
-	free(text);
+	expect_flag_lines("cue\n", "cue = true\n");
 }
 
 /* A one-letter flag on every line: "q\n" (2 bytes) becomes 9; the copy
@@ -242,24 +227,8 @@ t_scan_growth(void)
 static void
 t_scan_short_flag(void)
 {
-	size_t n = 1000, i;
-	char *text, *want;
-
-	if ((text = malloc(2 * n + 1)) == NULL ||
-	    (want = malloc(9 * n + 9)) == NULL)
-		abort();
-	for (i = 0; i < n; i++) {
-		memcpy(text + 2 * i, "q\n", 2);
-		memcpy(want + 9 * i, "q = true\n", 9);
-	}
-	text[2 * n] = '\0';
-	want[9 * n] = '\0';
-	expect_copy(text, 2 * n, want);
-	want[9 * n - 1] = '\0';
-	expect_copy(text, 2 * n - 1, want);
+	expect_flag_lines("q\n", "q = true\n");
 	expect_copy("q", 1, "q = true");
-	free(want);
-	free(text);
 }
 
 static void

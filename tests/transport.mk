@@ -1,14 +1,22 @@
-# Transport tests: CTAPHID framing over a scripted device, the hidraw
+# Transport tests: CTAPHID channel opening (test_ctaphid) and message
+# framing (test_ctaphid_msg) over a scripted device, the hidraw
 # descriptor parser and discovery, and the unix: socket back end.
 # tests/libfakehid.la is the scripted device other tests may link too.
 check_LTLIBRARIES += tests/libfakehid.la
 tests_libfakehid_la_SOURCES = tests/fakehid.c tests/fakehid.h
 
-check_PROGRAMS += tests/test_ctaphid tests/test_hidraw tests/test_unixdev
-TESTS += tests/test_ctaphid tests/test_hidraw tests/test_unixdev
+check_PROGRAMS += tests/test_ctaphid tests/test_ctaphid_msg tests/test_hidraw \
+	tests/test_unixdev
+TESTS += tests/test_ctaphid tests/test_ctaphid_msg tests/test_hidraw \
+	tests/test_unixdev
 
-tests_test_ctaphid_SOURCES = tests/test_ctaphid.c tests/test.h
+tests_test_ctaphid_SOURCES = tests/test_ctaphid.c tests/hidfix.h tests/test.h
 tests_test_ctaphid_LDADD = tests/libfakehid.la common/libcommon.la \
+	$(LIBCRYPTO_LIBS)
+
+tests_test_ctaphid_msg_SOURCES = tests/test_ctaphid_msg.c tests/hidfix.h \
+	tests/test.h
+tests_test_ctaphid_msg_LDADD = tests/libfakehid.la common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
 
 tests_test_hidraw_SOURCES = tests/test_hidraw.c tests/test.h

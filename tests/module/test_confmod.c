@@ -16,6 +16,7 @@
 #include "cred.h"
 #include "err.h"
 #include "modtest.h"
+#include "mtmain.h"
 #include "test.h"
 #include "tokenctl.h"
 
@@ -200,12 +201,7 @@ main(int argc, char **argv)
 	    TEST(test_policy_from_file),
 	    TEST(test_missing_or_broken),
 	};
-	int r;
 
 	(void)argc;
-	if ((r = mt_setup(argv)) != 0)
-		return r == 77 ? 0 : r;
-	r = test_run(cases, sizeof(cases) / sizeof(cases[0]));
-	mt_teardown();
-	return r;
+	return mtmain_run(argv, cases, sizeof(cases) / sizeof(cases[0]));
 }

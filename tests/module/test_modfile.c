@@ -1,0 +1,468 @@
+/* What pam_u2f.so reads before it reaches a device, through the real
+ * libpam with nss_wrapper users: where the mapping file is (the default
+ * path, authfile=, expand with %u and %h, XDG_CONFIG_HOME) and as whom it
+ * is read (openasuser, privileges dropped); files refused for their type,
+ * mode, owner, size or a symlink, without blocking on a FIFO; malformed
+ * lines failing closed with the line number but never its text; a user
+ * with no credentials (PAM_USER_UNKNOWN, or PAM_IGNORE with nouserok);
+ * bad arguments and a refused conf= file (PAM_SERVICE_ERR, even with
+ * alwaysok); and a debug_file that is a symlink or left open. Cases that
+ * need a device use a software token to show the right file was read. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <security/pam_appl.h>
+
+#include "cred.h"
+#include "modtest.h"
+#include "mtfix.h"
+#include "mtmain.h"
+#include "test.h"
+#include "tokenctl.h"
+#include "util.h"
+
+/* ---- mapping-file faults: no device is ever reached ---- */
+
+static void
+keys_path(char *p, size_t n)
+{
+	mt_keys_path(&mt.alice, p, n);
+}
+
+static void
+test_file_symlink(void)
+{
+	char path[300], target[300];
+	char *line = mtfix_dummy_line("alice", NULL);
+
+	snprintf(target, sizeof(target), "%s/real_keys", mt.alice.home);
+	mt_write(target, line, strlen(line), &mt.alice, 0644);
+	keys_path(path, sizeof(path));
+	unlink(path);
+	T_EQ_INT(symlink(target, path), 0);
+	T_EQ_INT(mtfix_run("symlink", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("symlink", NODEV " nouserok", "alice"),
+	    PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("u2f_keys"));
+	free(line);
+}
+
+static void
+test_file_fifo(void)
+{
+	char path[300];
+	int64_t t0 = util_now_ms();
+
+	keys_path(path, sizeof(path));
+	unlink(path);
+	T_EQ_INT(mkfifo(path, 0644), 0);
+	if (mt.root)
+		T_EQ_INT(chown(path, mt.alice.uid, mt.alice.gid), 0);
+	T_EQ_INT(mtfix_run("fifo", NODEV " nouserok", "alice"),
+	    PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(util_now_ms() - t0 < 3000);
+	T_TRUE(mt_debug_has("not a regular file"));
+	unlink(path);
+	/* A directory, too. */
+	T_EQ_INT(mkdir(path, 0755), 0);
+	T_EQ_INT(
+	    mtfix_run("dir", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	rmdir(path);
+}
+
+static void
+test_file_modes(void)
+{
+	char path[300];
+	char *line = mtfix_dummy_line("alice", NULL);
+
+	keys_path(path, sizeof(path));
+	mt_write(path, line, strlen(line), &mt.alice, 0664);
+	T_EQ_INT(
+	    mtfix_run("gw", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("writable"));
+	mt_write(path, line, strlen(line), &mt.alice, 0646);
+	T_EQ_INT(
+	    mtfix_run("ww", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	/* Unreadable is not "no credentials" (CVE-2020-24612). */
+	mt_write(path, line, strlen(line), &mt.alice, 0000);
+	if (access(path, R_OK) != 0 || mt.root)
+		T_EQ_INT(mtfix_run("unread", NODEV " nouserok", "alice"),
+		    PAM_AUTHINFO_UNAVAIL);
+	if (mt.root) {
+		/* Owned by another user (bob). */
+		mt_write(path, line, strlen(line), &mt.bob, 0644);
+		T_EQ_INT(mtfix_run("owner", NODEV " nouserok", "alice"),
+		    PAM_AUTHINFO_UNAVAIL);
+		T_TRUE(mt_debug_has("owned by another user"));
+	} else
+		printf("# other-owner check needs root\n");
+	free(line);
+}
+
+static void
+test_file_malformed(void)
+{
+	char text[512];
+	char *bob = mtfix_dummy_line("bob", NULL);
+
+	/* The user's malformed line: fails closed; the line's text never
+	 * reaches the log, its number does. */
+	snprintf(
+	    text, sizeof(text), "# comment\nalice:SECRETGARBAGE,xyz\n%s", bob);
+	mt_keys(&mt.alice, text);
+	T_EQ_INT(mtfix_run("malformed", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("line 2"));
+	T_TRUE(!mt_debug_has("SECRETGARBAGE"));
+	T_EQ_INT(mtfix_run("malformed", NODEV " nouserok", "alice"),
+	    PAM_AUTHINFO_UNAVAIL);
+	free(bob);
+}
+
+static void
+test_file_nul(void)
+{
+	char path[300];
+	char *line = mtfix_dummy_line("alice", NULL);
+	size_t n = strlen(line);
+
+	line[n / 2] = '\0';
+	keys_path(path, sizeof(path));
+	mt_write(path, line, n, &mt.alice, 0644);
+	T_EQ_INT(
+	    mtfix_run("nul", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	free(line);
+}
+
+static void
+test_file_too_big(void)
+{
+	char path[300];
+	size_t n = 1024 * 1024 + 10;
+	char *big = malloc(n);
+
+	T_TRUE(big != NULL);
+	if (big == NULL)
+		return;
+	memset(big, '#', n);
+	big[n - 1] = '\n';
+	keys_path(path, sizeof(path));
+	mt_write(path, big, n, &mt.alice, 0644);
+	T_EQ_INT(
+	    mtfix_run("big", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	free(big);
+}
+
+static void
+test_no_credentials(void)
+{
+	char path[300];
+	char *bob = mtfix_dummy_line("bob", NULL);
+
+	mt_keys(&mt.alice, bob);
+	T_EQ_INT(mtfix_run("noline", NODEV, "alice"), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
+	mt_keys(&mt.alice, "alice:\n");
+	T_EQ_INT(mtfix_run("empty", NODEV, "alice"), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
+	keys_path(path, sizeof(path));
+	unlink(path);
+	T_EQ_INT(mtfix_run("nofile", NODEV, "alice"), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
+	/* Through a stack: PAM_IGNORE lets the next module decide. */
+	mt_service_lines("stack", NODEV " nouserok",
+	    "auth required "
+	    "pam_permit.so\n");
+	T_EQ_INT(mt_auth("stack", "alice", NULL), PAM_SUCCESS);
+	mt_service_lines("stack2", NODEV " nouserok",
+	    "auth required "
+	    "pam_deny.so\n");
+	T_EQ_INT(mt_auth("stack2", "alice", NULL), PAM_AUTH_ERR);
+	/* A user unknown to the system is never "no credentials". */
+	T_EQ_INT(mt_direct("zed", NODEV " nouserok"), PAM_USER_UNKNOWN);
+	free(bob);
+}
+
+static void
+test_ctap2_credentials(void)
+{
+	char *line = mtfix_dummy_line("alice", "+pin");
+
+	mt_keys(&mt.alice, line);
+	T_EQ_INT(mtfix_run("pin", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("needs FIDO2"));
+	free(line);
+	line = mtfix_dummy_line("alice", "+verification");
+	mt_keys(&mt.alice, line);
+	T_EQ_INT(mtfix_run("uv", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
+	free(line);
+}
+
+/* ---- arguments ---- */
+
+static void
+test_bad_arguments(void)
+{
+	static const char *const bad[] = {
+	    "frobnicate",
+	    "timeout=0",
+	    "timeout=3601",
+	    "timeout=abc",
+	    "timeout=",
+	    "timeout=5x",
+	    "max_devices=-1",
+	    "origin=",
+	    "userpresence=2",
+	    "userverification=1",
+	    "pinverification=1",
+	    "cue=1",
+	    "debug=yes",
+	    "devices=",
+	    "devices=hidraw0",
+	    "authfile=",
+	    "conf=",
+	};
+	char args[ARGS_MAX];
+	char *line = mtfix_dummy_line("alice", NULL);
+	size_t i;
+
+	mt_keys(&mt.alice, line);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(args, sizeof(args), NODEV " %s", bad[i]);
+		if (mtfix_run("badarg", args, "alice") != PAM_SERVICE_ERR)
+			T_FAIL_AT("argument %s not refused", bad[i]);
+	}
+	T_EQ_INT(
+	    mtfix_run("badarg", NODEV " frobnicate", "alice"), PAM_SERVICE_ERR);
+	T_TRUE(mt_debug_has("frobnicate"));
+	T_EQ_INT(mtfix_run("uv", NODEV " userverification=1", "alice"),
+	    PAM_SERVICE_ERR);
+	T_TRUE(mt_debug_has("not supported yet"));
+	/* Accepted values still reach the (absent) device. */
+	T_EQ_INT(mtfix_run("ok",
+		     NODEV " userverification=0 pinverification=-1 "
+			   "userpresence=1 max_devices=0",
+		     "alice"),
+	    PAM_AUTH_ERR);
+	free(line);
+}
+
+static void
+test_conf_refused(void)
+{
+	char args[ARGS_MAX], path[300];
+
+	/* More in test_confmod (tests/conf.mk). */
+	snprintf(path, sizeof(path), "%s/bad.conf", mt.dir);
+	mt_write(path, "bogus = 1\n", 10, NULL, 0644);
+	snprintf(args, sizeof(args), NODEV " conf=%s", path);
+	T_EQ_INT(mtfix_run("conf", args, "alice"), PAM_SERVICE_ERR);
+	T_TRUE(mt_debug_has(mt.root
+		? "bad.conf:1: no such option 'bogus'"
+		: "bad.conf: refused: the file is not owned by root"));
+	T_EQ_INT(mtfix_run("conf", NODEV " conf=/nonexistent/x.conf", "alice"),
+	    PAM_SERVICE_ERR);
+	T_TRUE(mt_debug_has("No such file"));
+}
+
+static void
+test_alwaysok(void)
+{
+	char *line = mtfix_dummy_line("alice", NULL);
+
+	mt_keys(&mt.alice, line);
+	T_EQ_INT(
+	    mtfix_run("alwaysok", NODEV " alwaysok", "alice"), PAM_SUCCESS);
+	T_TRUE(mt_debug_has("alwaysok"));
+	/* But never for a bad argument. */
+	T_EQ_INT(mtfix_run("alwaysok", NODEV " alwaysok bogus", "alice"),
+	    PAM_SERVICE_ERR);
+	free(line);
+}
+
+/* ---- where the mapping file is, and as whom it is read ---- */
+
+static void
+test_expand(void)
+{
+	struct tokenctl t;
+	struct cred c;
+	struct mt_conv cv;
+	char dir[300], path[400], args[ARGS_MAX], *line;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	line = mt_line("alice", &c, 1);
+	snprintf(dir, sizeof(dir), "%s/keys", mt.dir);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/alice.keys", dir);
+	mt_write(path, line, strlen(line), &mt.alice, 0644);
+	mt_keys(&mt.alice, "");
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "expand authfile=%s/%%u.keys",
+	    t.path, dir);
+	mt_service("expand", args);
+	T_EQ_INT(mt_auth("expand", "alice", &cv), PAM_SUCCESS);
+	/* Without expand, "%u" is literal: no such file. */
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "authfile=%s/%%u.keys",
+	    t.path, dir);
+	mt_service("noexpand", args);
+	T_EQ_INT(mt_auth("noexpand", "alice", &cv), PAM_USER_UNKNOWN);
+	/* %h: relative to the home directory. */
+	snprintf(path, sizeof(path), "%s/my.keys", mt.alice.home);
+	mt_write(path, line, strlen(line), &mt.alice, 0644);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "expand authfile=%%h/my.keys",
+	    t.path);
+	mt_service("expandh", args);
+	T_EQ_INT(mt_auth("expandh", "alice", &cv), PAM_SUCCESS);
+	T_EQ_INT(
+	    mtfix_run("expandbad", NODEV " expand authfile=/x/%q", "alice"),
+	    PAM_SERVICE_ERR);
+	free(line);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+static void
+test_openasuser(void)
+{
+	struct tokenctl t;
+	struct cred c;
+	struct mt_conv cv;
+	char path[300], args[ARGS_MAX], *line;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	line = mt_line("alice", &c, 1);
+	/* A central file only root may read. */
+	snprintf(path, sizeof(path), "%s/central_keys", mt.dir);
+	mt_write(path, line, strlen(line), NULL, 0600);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "authfile=%s",
+	    t.path, path);
+	mt_service("central", args);
+	T_EQ_INT(mt_auth("central", "alice", &cv), PAM_SUCCESS);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "openasuser authfile=%s",
+	    t.path, path);
+	mt_service("asuser", args);
+	if (mt.root) {
+		/* Read as alice: permission denied, not "no credentials". */
+		T_EQ_INT(mt_auth("asuser", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+		T_TRUE(mt_debug_has("Permission denied"));
+		chmod(path, 0644);
+	}
+	T_EQ_INT(mt_auth("asuser", "alice", &cv), PAM_SUCCESS);
+	free(line);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+static void
+test_xdg(void)
+{
+	struct tokenctl t;
+	struct cred c;
+	struct mt_conv cv;
+	char dir[300], path[400], *line;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	line = mt_line("alice", &c, 1);
+	mt_keys(&mt.alice, "");
+	snprintf(dir, sizeof(dir), "%s/xdg", mt.dir);
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/Yubico", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/Yubico/u2f_keys", dir);
+	mt_write(path, line, strlen(line), &mt.alice, 0644);
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	mtfix_service_dev("xdg", &t, "timeout=5");
+	T_EQ_INT(mt_auth("xdg", "alice", &cv), PAM_SUCCESS);
+	if (mt.root) {
+		/* Read with privileges dropped, even here: a root-only
+		 * file is unreadable. */
+		mt_write(path, line, strlen(line), NULL, 0600);
+		T_EQ_INT(mt_auth("xdg", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	}
+	unsetenv("XDG_CONFIG_HOME");
+	free(line);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+/* ---- the debug file ---- */
+
+static void
+test_debug_file(void)
+{
+	char target[300], link[300], args[ARGS_MAX], fds[300], name[300];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	char *line = mtfix_dummy_line("alice", NULL);
+
+	mt_keys(&mt.alice, line);
+	/* A symlink as debug_file is not followed. */
+	snprintf(target, sizeof(target), "%s/target.log", mt.dir);
+	snprintf(link, sizeof(link), "%s/link.log", mt.dir);
+	mt_write(target, "", 0, NULL, 0600);
+	unlink(link);
+	T_EQ_INT(symlink(target, link), 0);
+	snprintf(args, sizeof(args), "%s debug debug_file=%s", NODEV, link);
+	T_EQ_INT(mtfix_run("dbglink", args, "alice"), PAM_AUTH_ERR);
+	T_EQ_INT(stat(target, &st), 0);
+	T_EQ_INT(st.st_size, 0);
+	/* No descriptor is left open after the call (CVE-2019-12210). */
+	T_EQ_INT(mtfix_run("dbgfd", NODEV, "alice"), PAM_AUTH_ERR);
+	T_TRUE(mt_debug_has("pam_u2f: "));
+	T_TRUE((d = opendir("/proc/self/fd")) != NULL);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		snprintf(fds, sizeof(fds), "/proc/self/fd/%s", e->d_name);
+		memset(name, 0, sizeof(name));
+		if (readlink(fds, name, sizeof(name) - 1) > 0 &&
+		    strcmp(name, mt.debug) == 0)
+			T_FAIL_AT("debug file still open as fd %s", e->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	free(line);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct test_case cases[] = {
+	    TEST(test_file_symlink),
+	    TEST(test_file_fifo),
+	    TEST(test_file_modes),
+	    TEST(test_file_malformed),
+	    TEST(test_file_nul),
+	    TEST(test_file_too_big),
+	    TEST(test_no_credentials),
+	    TEST(test_ctap2_credentials),
+	    TEST(test_bad_arguments),
+	    TEST(test_conf_refused),
+	    TEST(test_alwaysok),
+	    TEST(test_expand),
+	    TEST(test_openasuser),
+	    TEST(test_xdg),
+	    TEST(test_debug_file),
+	};
+
+	(void)argc;
+	return mtmain_run(argv, cases, sizeof(cases) / sizeof(cases[0]));
+}
