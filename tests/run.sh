@@ -73,7 +73,7 @@ for s in $stages; do
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 		# --with-libu2f-host: its buffer work-around is only
-		# checked under ASan (tests/test_u2fh.c).
+		# checked under ASan (tests/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"

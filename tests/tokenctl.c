@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -162,4 +164,25 @@ tokenctl_count(const struct tokenctl *t, const char *needle)
 			n++;
 	fclose(f);
 	return n;
+}
+
+int
+tokenctl_silent(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sa.sun_path) ||
+	    (fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	memcpy(sa.sun_path, path, strlen(path));
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    listen(fd, 8) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

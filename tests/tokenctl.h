@@ -22,4 +22,10 @@ void tokenctl_stop(struct tokenctl *t);
 /* Lines of the token's APDU log containing needle. */
 size_t tokenctl_count(const struct tokenctl *t, const char *needle);
 
+/* A unix: device at path that takes connections (the kernel queues them)
+ * and never answers: its CTAPHID INIT stalls for the whole open time.
+ * Returns the listening descriptor (close it to remove the device) or
+ * -1. */
+int tokenctl_silent(const char *path);
+
 #endif

@@ -1,0 +1,348 @@
+/* Operations through the libu2f-host transport (built with
+ * --with-libu2f-host), driven through the stand-in for the library of
+ * tests/u2fhfix.c in front of the software token: register, probe and
+ * authenticate, with every reply through the same strict parsers and
+ * signature checks as the native transport (hostile replies refused);
+ * the reply lengths offered to the library bounded by the protocol, and
+ * its worst writes past a reply contained in our oversized buffers (the
+ * asan stage checks the bounds); auth_run and cancel; and the exchange
+ * that libu2f-host would wait on forever (endless KEEPALIVE, a hung
+ * discovery) cut off at our deadline. Selection, discovery and error
+ * mapping are in tests/test_u2fh.c. */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "auth.h"
+#include "ctaphid.h"
+#include "dev.h"
+#include "err.h"
+#include "softtoken/token.h"
+#include "test.h"
+#include "u2fhfix.h"
+
+#define OP_MS 2000
+
+static int
+enroll(struct dev *d, const char *origin, struct reg_result *out)
+{
+	struct reg_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.rp_id = origin;
+	req.type = COSE_ES256;
+	req.presence = true;
+	if (util_random(req.cdh, sizeof(req.cdh)) != ERR_OK)
+		return ERR_RANDOM;
+	return dev_register(d, &req, out, OP_MS);
+}
+
+static int
+assert_once(struct dev *d, const struct cred *c, struct assertion *out)
+{
+	struct assert_req req;
+	int64_t deadline = util_now_ms() + OP_MS;
+	int r;
+
+	memset(&req, 0, sizeof(req));
+	req.rp_id = ORIGIN;
+	req.cred = c;
+	req.presence = true;
+	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
+	    (r = dev_assert_begin(d, &req)) != ERR_OK)
+		return r;
+	do {
+		r = dev_assert_poll(d, out, util_ms_left(deadline));
+	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
+	return r;
+}
+
+/* Register on a clean token through the stand-in. */
+static int
+enroll_clean(struct reg_result *reg)
+{
+	struct dev **devs = NULL;
+	size_t n = 0;
+	int r;
+
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	if ((r = u2fhfix_open(0, &devs, &n, NULL)) == ERR_OK)
+		r = n == 1 ? enroll(devs[0], ORIGIN, reg) : ERR_NODEV;
+	auth_close_all(devs, n);
+	return r;
+}
+
+static void
+test_register_probe_assert(void)
+{
+	struct reg_result reg, other;
+	struct assertion as;
+	struct dev **devs = NULL;
+	const uint8_t *cert;
+	size_t n = 0, cert_len = 0;
+
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	T_EQ_INT(n, 1);
+	if (n != 1)
+		goto out;
+	T_EQ_STR(dev_path(devs[0]), "libu2f-host:0");
+	T_EQ_STR(dev_transport_name(devs[0]), "libu2f-host");
+	T_EQ_STR(dev_proto_name(devs[0]), "u2f");
+	T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_OK);
+	cert = token_attest_cert(u2fhfix_fk.tok, &cert_len);
+	T_EQ_INT(reg.cert_len, cert_len);
+	T_TRUE(reg.cert != NULL && memcmp(reg.cert, cert, cert_len) == 0);
+	T_EQ_ERR(dev_probe(devs[0], ORIGIN, &reg.cred, OP_MS), ERR_OK);
+	T_EQ_ERR(dev_probe(devs[0], "pam://elsewhere", &reg.cred, OP_MS),
+	    ERR_WRONG_KH);
+	T_EQ_ERR(assert_once(devs[0], &reg.cred, &as), ERR_OK);
+	T_EQ_INT(as.flags & 0x01, 0x01);
+	T_EQ_INT(as.counter, token_counter(u2fhfix_fk.tok));
+	/* A credential of another key pair: the signature must not pass. */
+	T_EQ_ERR(enroll(devs[0], ORIGIN, &other), ERR_OK);
+	memcpy(other.cred.pk, reg.cred.pk, reg.cred.pk_len);
+	T_EQ_ERR(assert_once(devs[0], &other.cred, &as), ERR_VERIFY);
+	reg_result_clear(&other);
+	reg_result_clear(&reg);
+out:
+	auth_close_all(devs, n);
+	T_EQ_INT(u2fhfix_fk.done, 1);
+}
+
+/* Each reply may take libu2f-host ~4 s per 64-byte frame: it is only
+ * allowed as many bytes as the protocol's longest reply. */
+static void
+test_reply_sizes_bounded(void)
+{
+	struct reg_result reg;
+	struct assertion as;
+	struct dev **devs = NULL;
+	size_t n = 0;
+
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	if (n != 1) {
+		T_EQ_INT(n, 1);
+		return;
+	}
+	T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_OK);
+	T_EQ_ERR(assert_once(devs[0], &reg.cred, &as), ERR_OK);
+	/* The protocol's longest reply, plus what libu2f-host's length
+	 * check needs to let that through. */
+	T_EQ_INT(u2fhfix_fk.maxlen[0x03], 64 + 63); /* VERSION */
+	T_EQ_INT(
+	    u2fhfix_fk.maxlen[0x02], 1 + 4 + 72 + 2 + 63); /* AUTHENTICATE */
+	T_EQ_INT(u2fhfix_fk.maxlen[0x01], CTAPHID_MAX_MSG + 63); /* REGISTER */
+	reg_result_clear(&reg);
+	auth_close_all(devs, n);
+}
+
+/* The longest replies libu2f-host lets through, written the way it
+ * writes them: the buffers we hand it hold them (ASan checks that in the
+ * asan stage), and we refuse them as too long. */
+static void
+test_library_overrun_contained(void)
+{
+	struct reg_result reg;
+	struct assertion as;
+	struct dev **devs = NULL;
+	size_t n = 0;
+	int first = ERR_OK;
+
+	T_EQ_INT(u2fhfix_written(1), 57);
+	T_EQ_INT(u2fhfix_written(58), 116);
+	T_EQ_INT(u2fhfix_written(117), 175); /* 58 past: the worst */
+	T_EQ_INT(u2fhfix_longest(127), 95);
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	T_EQ_INT(n, 1);
+	if (n == 1) {
+		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_OK);
+		u2fhfix_fk.claim_max_ins = 0x02;
+		T_EQ_ERR(assert_once(devs[0], &reg.cred, &as), ERR_PROTO);
+		reg_result_clear(&reg);
+		u2fhfix_fk.claim_max_ins = 0x01;
+		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_PROTO);
+	}
+	auth_close_all(devs, n);
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	u2fhfix_fk.claim_max_ins = 0x03;
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
+	T_EQ_INT(n, 0);
+	T_EQ_ERR(first, ERR_PROTO);
+	auth_close_all(devs, n);
+}
+
+/* A length beyond what we accept is refused, not copied. */
+static void
+test_claimed_length_refused(void)
+{
+	struct dev **devs = NULL;
+	size_t n = 0;
+	int first = ERR_OK;
+
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	u2fhfix_fk.claim_extra = 64;
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
+	/* VERSION's reply claims 72 bytes of the 64 allowed. */
+	T_EQ_INT(n, 0);
+	T_EQ_ERR(first, ERR_PROTO);
+	auth_close_all(devs, n);
+	T_EQ_INT(u2fhfix_fk.done, 1);
+}
+
+/* The token's reply faults through libu2f-host: the same strict parse
+ * and verification as the native transport refuse them. */
+static int
+assert_with_fault(const struct cred *c, unsigned fault)
+{
+	struct assertion as;
+	struct dev **devs = NULL;
+	size_t n = 0;
+	int r;
+
+	T_EQ_INT(u2fhfix_reset(fault), 0);
+	if ((r = u2fhfix_open(0, &devs, &n, NULL)) == ERR_OK)
+		r = n == 1 ? assert_once(devs[0], c, &as) : ERR_NODEV;
+	auth_close_all(devs, n);
+	return r;
+}
+
+static void
+test_hostile_replies_refused(void)
+{
+	struct reg_result reg;
+	struct dev **devs = NULL;
+	size_t n = 0;
+
+	T_EQ_ERR(enroll_clean(&reg), ERR_OK);
+	T_EQ_ERR(assert_with_fault(&reg.cred, 0), ERR_OK);
+	T_EQ_ERR(assert_with_fault(&reg.cred, FAULT_BAD_SIG), ERR_PROTO);
+	T_EQ_ERR(assert_with_fault(&reg.cred, FAULT_WRONG_SIG), ERR_VERIFY);
+	T_EQ_ERR(assert_with_fault(&reg.cred, FAULT_NO_PRESENCE_FLAG),
+	    ERR_NO_PRESENCE);
+	T_TRUE(assert_with_fault(&reg.cred, FAULT_GARBAGE_REPLY) != ERR_OK);
+	reg_result_clear(&reg);
+	/* A garbage or forged registration is never accepted. */
+	T_EQ_INT(u2fhfix_reset(FAULT_GARBAGE_REPLY), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	if (n == 1)
+		T_TRUE(enroll(devs[0], ORIGIN, &reg) != ERR_OK);
+	auth_close_all(devs, n);
+	T_EQ_INT(u2fhfix_reset(FAULT_WRONG_SIG), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	if (n == 1)
+		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_VERIFY);
+	auth_close_all(devs, n);
+}
+
+/* The split operations as auth_run drives them, with cancel. */
+static void
+test_auth_run_and_cancel(void)
+{
+	struct reg_result reg;
+	struct auth_req req;
+	struct auth_result res;
+	struct dev **devs = NULL;
+	size_t n = 0;
+
+	T_EQ_ERR(enroll_clean(&reg), ERR_OK);
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	memset(&req, 0, sizeof(req));
+	req.creds = &reg.cred;
+	req.ncreds = 1;
+	req.origin = req.appid = ORIGIN;
+	req.presence = true;
+	req.timeout_ms = OP_MS;
+	T_EQ_ERR(auth_run(devs, n, &req, &res), ERR_OK);
+	T_EQ_INT(res.assertion.counter, token_counter(u2fhfix_fk.tok));
+	if (n == 1) {
+		/* Begin, cancel, begin again: only the second is sent. */
+		struct assert_req ar;
+
+		memset(&ar, 0, sizeof(ar));
+		ar.rp_id = ORIGIN;
+		ar.cred = &reg.cred;
+		ar.presence = true;
+		T_EQ_ERR(dev_assert_begin(devs[0], &ar), ERR_OK);
+		u2fhfix_fk.sends = 0;
+		dev_cancel(devs[0]);
+		T_EQ_INT(u2fhfix_fk.sends, 0);
+	}
+	auth_close_all(devs, n);
+	reg_result_clear(&reg);
+}
+
+/* libu2f-host waits forever on a token that sends KEEPALIVE frames: the
+ * exchange is cut off at our deadline and the device dropped. */
+static void
+test_endless_keepalive_cut_off(void)
+{
+	struct reg_result reg;
+	struct auth_req req;
+	struct auth_result res;
+	struct dev **devs = NULL;
+	size_t n = 0;
+	int64_t t0;
+	int first = ERR_OK;
+
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	u2fhfix_fk.hang_ins = 0x03;
+	t0 = util_now_ms();
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
+	T_TRUE(util_now_ms() - t0 < 2000);
+	T_EQ_INT(n, 0);
+	T_EQ_ERR(first, ERR_TIMEOUT);
+	auth_close_all(devs, n);
+	T_EQ_INT(u2fhfix_fk.done, 1);
+
+	T_EQ_ERR(enroll_clean(&reg), ERR_OK);
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
+	u2fhfix_fk.hang_ins = 0x02;
+	memset(&req, 0, sizeof(req));
+	req.creds = &reg.cred;
+	req.ncreds = 1;
+	req.origin = req.appid = ORIGIN;
+	req.presence = true;
+	req.timeout_ms = 10000;
+	t0 = util_now_ms();
+	T_TRUE(auth_run(devs, n, &req, &res) != ERR_OK);
+	T_TRUE(util_now_ms() - t0 < 3000);
+	u2fhfix_fk.hang_ins = -1; /* dropped for good, even if it heals */
+	if (n == 1)
+		T_EQ_ERR(
+		    dev_probe(devs[0], ORIGIN, &reg.cred, OP_MS), ERR_NODEV);
+	auth_close_all(devs, n);
+	reg_result_clear(&reg);
+
+	T_EQ_INT(u2fhfix_reset(0), 0);
+	u2fhfix_fk.hang_discover = true;
+	t0 = util_now_ms();
+	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_TIMEOUT);
+	T_TRUE(util_now_ms() - t0 < 2000);
+	T_TRUE(devs == NULL);
+	T_EQ_INT(u2fhfix_fk.done, 1);
+}
+
+static void
+test_setup(void)
+{
+	T_EQ_INT(u2fhfix_setup(), 0);
+}
+
+static void
+test_cleanup(void)
+{
+	T_EQ_INT(u2fhfix_cleanup(), 0);
+}
+
+TEST_MAIN(TEST(test_setup), TEST(test_register_probe_assert),
+    TEST(test_reply_sizes_bounded), TEST(test_library_overrun_contained),
+    TEST(test_claimed_length_refused), TEST(test_hostile_replies_refused),
+    TEST(test_auth_run_and_cancel), TEST(test_endless_keepalive_cut_off),
+    TEST(test_cleanup))

@@ -1,0 +1,57 @@
+/* Fixtures shared by the unit tests of the libu2f-host backend
+ * (tests/test_u2fh.c and tests/test_u2fhop.c): a stand-in for libu2f-host
+ * (struct dev_u2fh_lib) with up to 3 device slots in front of one software
+ * token, answering as u2fh_sendrecv of libu2f-host 1.1.10 does (its length
+ * check and its writes) or with the faults a case asks for, and the token's
+ * state directory. No assertions here: failures are returned, the tests
+ * check them. */
+#ifndef PU_U2FHFIX_H
+#define PU_U2FHFIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dev.h"
+#include "softtoken/token.h"
+
+#define ORIGIN "pam://test-host"
+#define OPEN_MS 1000
+
+/* The stand-in's state: set a field after u2fhfix_reset to fault it. */
+struct u2fhfix {
+	struct token *tok;
+	int open_rc;
+	bool hang_discover; /* discovery never returns */
+	int hang_ins;       /* this INS is never answered (-1: none) */
+	unsigned max_index;
+	unsigned dead;         /* bit i: slot i failed libu2f-host's INIT */
+	int sendrecv_rc;       /* != 0: every sendrecv fails so */
+	uint8_t claim_max_ins; /* claim the longest reply libu2f-host
+				* lets through for this INS */
+	bool bad_version;      /* VERSION answers "U2F_V3" */
+	size_t claim_extra;    /* claim a reply this much longer */
+	size_t maxlen[4];      /* last *recvlen offered, per INS */
+	unsigned done;         /* u2fh_devs_done calls */
+	unsigned sends;
+};
+
+extern struct u2fhfix u2fhfix_fk;
+
+/* Make the state directory (0) or fail (-1); run before any reset. */
+int u2fhfix_setup(void);
+/* Free the token, remove its state and the directory: rmdir's result. */
+int u2fhfix_cleanup(void);
+/* A fresh stand-in whose token has the given enum token_fault bits: 0, or
+ * -1 if the token could not be made. The tokens of one test program
+ * share their keys, so a credential registered on one is held by all. */
+int u2fhfix_reset(unsigned faults);
+/* dev_u2fh_open_with the stand-in, within OPEN_MS. */
+int u2fhfix_open(size_t max, struct dev ***devs, size_t *n, int *first);
+/* What u2fh_sendrecv writes for a reply of d bytes: whole frame
+ * payloads, 57 bytes from the init frame, 59 per continuation. */
+size_t u2fhfix_written(size_t d);
+/* The longest reply u2fh_sendrecv accepts when offered maxlen. */
+size_t u2fhfix_longest(size_t maxlen);
+
+#endif /* PU_U2FHFIX_H */
