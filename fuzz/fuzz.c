@@ -74,3 +74,15 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		    stderr, "failmalloc: OpenSSL allocations not counted\n");
 	return 0;
 }
+
+int
+fuzz_is_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}

@@ -33,6 +33,9 @@ void fuzz_run(fuzz_pass_fn pass, void *arg, const uint8_t *data, size_t len);
 void fuzz_after_call(
     int before, int r, const char *what, const char *file, int line);
 
+/* 1 when the n bytes at p are all zero (an output cleared on error). */
+int fuzz_is_zero(const void *p, size_t n);
+
 /* Print "fuzz check failed: <what> (<file>:<line>)" and abort. */
 #define FUZZ_CHECK(cond)                                                       \
 	do {                                                                   \

@@ -18,18 +18,6 @@ struct input {
 	size_t len;
 };
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != 0)
-			return 0;
-	return 1;
-}
-
 static void
 check_strings(const struct conf *c)
 {
@@ -104,7 +92,7 @@ pass(void *arg)
 		/* conf.c writes no message for ERR_NOMEM. */
 		if (r != ERR_NOMEM)
 			FUZZ_CHECK(err[0] != '\0');
-		FUZZ_CHECK(is_zero(&c, sizeof(c)));
+		FUZZ_CHECK(fuzz_is_zero(&c, sizeof(c)));
 	}
 	conf_free(&c);
 	free(err);

@@ -25,18 +25,6 @@ struct input {
 	size_t alen;
 };
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != 0)
-			return 0;
-	return 1;
-}
-
 static void
 check_cred(const struct cred *c)
 {
@@ -93,7 +81,7 @@ parse(const char *buf, size_t len)
 	FUZZ_CALL(r, sshkey_parse(buf, len, &c));
 	FUZZ_CHECK(r == ERR_OK || r == ERR_PARSE || r == ERR_NOMEM);
 	if (r != ERR_OK) {
-		FUZZ_CHECK(is_zero(&c, sizeof(c)));
+		FUZZ_CHECK(fuzz_is_zero(&c, sizeof(c)));
 		return;
 	}
 	check_cred(&c);

@@ -14,18 +14,6 @@ struct input {
 	size_t len;
 };
 
-static int
-is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (b[i] != 0)
-			return 0;
-	return 1;
-}
-
 static void
 reg(const uint8_t *body, size_t len)
 {
@@ -36,7 +24,7 @@ reg(const uint8_t *body, size_t len)
 	FUZZ_CALL(e, u2f_parse_register(body, len, &r));
 	FUZZ_CHECK(e == ERR_OK || e == ERR_PROTO || e == ERR_NOMEM);
 	if (e != ERR_OK) {
-		FUZZ_CHECK(is_zero(&r, sizeof(r)));
+		FUZZ_CHECK(fuzz_is_zero(&r, sizeof(r)));
 		return;
 	}
 	FUZZ_CHECK(r.pubkey[0] == 0x04);
@@ -59,7 +47,7 @@ auth(const uint8_t *body, size_t len)
 	FUZZ_CALL(e, u2f_parse_authenticate(body, len, &a));
 	FUZZ_CHECK(e == ERR_OK || e == ERR_PROTO);
 	if (e != ERR_OK) {
-		FUZZ_CHECK(is_zero(&a, sizeof(a)));
+		FUZZ_CHECK(fuzz_is_zero(&a, sizeof(a)));
 		return;
 	}
 	FUZZ_CHECK(a.sig_len >= U2F_SIG_MIN && a.sig_len <= U2F_SIG_MAX);

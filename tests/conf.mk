@@ -47,12 +47,14 @@ uninstall-local:
 
 TESTS += tests/conf_manlint.sh
 dist_check_SCRIPTS += tests/conf_manlint.sh
+EXTRA_DIST += tests/manlint.lib
 
 # Phase 2: the module's arguments over the file (unit level, through
 # pam_u2f/libmodule.la).
 check_PROGRAMS += tests/module/test_confargs
 TESTS += tests/module/test_confargs
-tests_module_test_confargs_SOURCES = tests/module/test_confargs.c tests/test.h
+tests_module_test_confargs_SOURCES = tests/module/test_confargs.c \
+	tests/module/argsfix.h tests/test.h
 tests_module_test_confargs_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
 tests_module_test_confargs_LDADD = pam_u2f/libmodule.la common/libcommon.la \

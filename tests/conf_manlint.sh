@@ -1,20 +1,10 @@
 #!/bin/sh
 # Lint man/pam_u2f.conf.5 with mandoc (skipped when mandoc is missing) and
 # check that it documents every key of the schema in common/conf.c.
-page="${top_srcdir:-.}/man/pam_u2f.conf.5"
+. "${top_srcdir:-.}/tests/manlint.lib"
 src="${top_srcdir:-.}/common/conf.c"
-if ! command -v mandoc >/dev/null 2>&1; then
-	echo "1..0 # SKIP mandoc not installed"
-	exit 0
-fi
-echo "1..2"
-out=$(mandoc -T lint -W warning "$page" 2>&1)
-if [ -z "$out" ]; then
-	echo "ok 1 - mandoc -T lint pam_u2f.conf.5"
-else
-	echo "$out" | sed 's/^/# /'
-	echo "not ok 1 - mandoc -T lint pam_u2f.conf.5"
-fi
+manlint_start "${top_srcdir:-.}/man/pam_u2f.conf.5" 2
+manlint_lint 1 pam_u2f.conf.5
 keys=$(sed -n 's/^[[:space:]]*\[CONF_[A-Z_]*\] = {[[:space:]]*"\([a-z_]*\)".*/\1/p' \
     "$src")
 missing=""

@@ -8,7 +8,8 @@ check_PROGRAMS += tests/module/test_args tests/module/test_manual \
 TESTS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile
 
-tests_module_test_args_SOURCES = tests/module/test_args.c tests/test.h
+tests_module_test_args_SOURCES = tests/module/test_args.c \
+	tests/module/argsfix.h tests/test.h
 tests_module_test_args_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
 tests_module_test_args_LDADD = pam_u2f/libmodule.la common/libcommon.la \

@@ -233,30 +233,13 @@ test_no_secrets_in_log(void)
 
 /* ---- two transactions at once, one of them against a hostile key ---- */
 
-struct thr {
-	const char *service;
-	const char *user;
-	int result;
-};
-
-static void *
-thr_run(void *arg)
-{
-	struct thr *th = arg;
-	struct mt_conv *cv = calloc(1, sizeof(*cv));
-
-	th->result = cv != NULL ? mt_auth(th->service, th->user, cv) : -1;
-	free(cv);
-	return NULL;
-}
-
 static void
 test_threads_one_hostile(void)
 {
 	struct rig a;
 	struct tokenctl tb;
 	struct cred cb;
-	struct thr th[2] = {{"thr_a", "alice", -1}, {"thr_b", "bob", -1}};
+	struct mt_thr th[2] = {{"thr_a", "alice", -1}, {"thr_b", "bob", -1}};
 	char args[ARGS_MAX], *line = NULL;
 	pthread_t id[2];
 	int i;
@@ -278,7 +261,7 @@ test_threads_one_hostile(void)
 	    tb.path);
 	mt_service("thr_b", args);
 	for (i = 0; i < 2; i++)
-		T_EQ_INT(pthread_create(&id[i], NULL, thr_run, &th[i]), 0);
+		T_EQ_INT(pthread_create(&id[i], NULL, mt_thr_run, &th[i]), 0);
 	for (i = 0; i < 2; i++)
 		pthread_join(id[i], NULL);
 	T_EQ_INT(th[0].result, PAM_SUCCESS);

@@ -55,6 +55,15 @@ void mt_service(const char *name, const char *args);
 void mt_service_lines(const char *name, const char *args, const char *more);
 /* pam_start_confdir + pam_authenticate + pam_end (cv may be NULL). */
 int mt_auth(const char *service, const char *user, struct mt_conv *cv);
+/* One transaction in a thread of its own: pthread_create(.., mt_thr_run,
+ * th) runs mt_auth(th->service, th->user) with a fresh conversation and
+ * leaves the PAM code in th->result (-1 if out of memory). */
+struct mt_thr {
+	const char *service;
+	const char *user;
+	int result;
+};
+void *mt_thr_run(void *arg);
 /* The module's own return value: its pam_sm_authenticate called with a
  * real libpam handle (args split at spaces; debug added). */
 int mt_direct(const char *user, const char *args);

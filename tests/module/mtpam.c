@@ -117,3 +117,14 @@ mt_direct(const char *user, const char *args)
 	dlclose(h);
 	return r;
 }
+
+void *
+mt_thr_run(void *arg)
+{
+	struct mt_thr *th = arg;
+	struct mt_conv *cv = calloc(1, sizeof(*cv));
+
+	th->result = cv != NULL ? mt_auth(th->service, th->user, cv) : -1;
+	free(cv);
+	return NULL;
+}

@@ -8,39 +8,10 @@
 #include <security/pam_modules.h>
 
 #include "args.h"
+#include "argsfix.h"
 #include "err.h"
 #include "retval.h"
 #include "test.h"
-
-/* Collects what the parser logs. */
-struct sink {
-	char text[4096];
-	size_t lines;
-};
-
-static void
-sink_fn(void *arg, const char *line)
-{
-	struct sink *s = arg;
-	size_t used = strlen(s->text);
-
-	snprintf(s->text + used, sizeof(s->text) - used, "%s\n", line);
-	s->lines++;
-}
-
-static int
-parse(struct options *o, struct sink *s, const char **argv, int argc)
-{
-	struct log lg = {sink_fn, s};
-
-	memset(s, 0, sizeof(*s));
-	return args_parse(o, argc, argv, &lg);
-}
-
-#define PARSE(o, s, ...)                                                       \
-	parse((o), (s), (const char *[]){__VA_ARGS__},                         \
-	    (int)(sizeof((const char *[]){__VA_ARGS__}) /                      \
-		sizeof(const char *)))
 
 static void
 test_defaults(void)

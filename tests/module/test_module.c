@@ -443,29 +443,12 @@ test_nodetect_interactive(void)
 	tokenctl_stop(&t);
 }
 
-struct thr {
-	const char *service;
-	const char *user;
-	int result;
-};
-
-static void *
-thr_run(void *arg)
-{
-	struct thr *th = arg;
-	struct mt_conv *cv = calloc(1, sizeof(*cv));
-
-	th->result = cv != NULL ? mt_auth(th->service, th->user, cv) : -1;
-	free(cv);
-	return NULL;
-}
-
 static void
 test_concurrent(void)
 {
 	struct tokenctl ta, tb, tc;
 	struct cred ca, cb;
-	struct thr th[2] = {{"conc_a", "alice", -1}, {"conc_b", "bob", -1}};
+	struct mt_thr th[2] = {{"conc_a", "alice", -1}, {"conc_b", "bob", -1}};
 	pthread_t id[2];
 	int round, i;
 
@@ -481,7 +464,8 @@ test_concurrent(void)
 		    "conc_b", round == 0 ? &tb : &tc, "timeout=2");
 		for (i = 0; i < 2; i++)
 			T_EQ_INT(
-			    pthread_create(&id[i], NULL, thr_run, &th[i]), 0);
+			    pthread_create(&id[i], NULL, mt_thr_run, &th[i]),
+			    0);
 		for (i = 0; i < 2; i++)
 			pthread_join(id[i], NULL);
 		T_EQ_INT(th[0].result, PAM_SUCCESS);
