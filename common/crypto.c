@@ -1,6 +1,12 @@
 /* All cryptography: SHA-256, certificate measuring, P-256 points and ES256
- * signature checks. The only file that includes OpenSSL; OpenSSL 3 EVP,
- * OSSL_PARAM and d2i interfaces only. */
+ * signature checks, through OpenSSL 3's EVP, OSSL_PARAM and d2i
+ * interfaces. With crypto_direct.c, the only files that include OpenSSL.
+ *
+ * SHA-256, P-256 point checks and ES256 verification have a second
+ * implementation in crypto_direct.c, without EVP. The public functions at
+ * the end of this file use it when it is built (DIRECT_VERIFY; configure
+ * --disable-direct-verify turns it off); both are compiled and tested
+ * against each other (crypto_int.h). */
 #include "config.h"
 
 #include <limits.h>
@@ -15,6 +21,7 @@
 #include <openssl/x509.h>
 
 #include "crypto.h"
+#include "crypto_int.h"
 #include "err.h"
 #include "util.h"
 
@@ -24,7 +31,7 @@
 #define SUBJECT_MAX 4096 /* a longer subject line is not worth showing */
 
 int
-crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
+crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 {
 	unsigned int n = 0;
 
@@ -194,14 +201,8 @@ fail:
 }
 
 int
-crypto_p256_point(const uint8_t *raw, size_t len, uint8_t point[65])
+crypto_point_form(const uint8_t *raw, size_t len, uint8_t tmp[65])
 {
-	uint8_t tmp[P256_POINT_LEN];
-	EVP_PKEY *pkey = NULL;
-	int r;
-
-	if (point == NULL)
-		return ERR_INVAL;
 	if (raw == NULL)
 		return ERR_PARSE;
 	if (len == P256_POINT_LEN - 1) {
@@ -211,6 +212,20 @@ crypto_p256_point(const uint8_t *raw, size_t len, uint8_t point[65])
 		memcpy(tmp, raw, len);
 	else
 		return ERR_PARSE;
+	return ERR_OK;
+}
+
+int
+crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65])
+{
+	uint8_t tmp[P256_POINT_LEN];
+	EVP_PKEY *pkey = NULL;
+	int r;
+
+	if (point == NULL)
+		return ERR_INVAL;
+	if ((r = crypto_point_form(raw, len, tmp)) != ERR_OK)
+		return r;
 	if ((r = pkey_from_point(tmp, &pkey)) != ERR_OK)
 		return r;
 	EVP_PKEY_free(pkey);
@@ -245,8 +260,8 @@ fail:
 }
 
 int
-crypto_es256_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
-    const uint8_t *sig, size_t sig_len)
+crypto_es256_verify_evp(const uint8_t point[65], const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len)
 {
 	EVP_PKEY *pkey = NULL;
 	int r;
@@ -339,4 +354,37 @@ crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
 	r = crypto_es256_verify(point, msg, sizeof(msg), sig, sig_len);
 	util_wipe(msg, sizeof(msg));
 	return r;
+}
+
+/* The public entry points: the direct implementation (crypto_direct.c)
+ * when it is built, else the EVP one above. */
+#if DIRECT_VERIFY
+#define IMPL(f) f##_direct
+#else
+#define IMPL(f) f##_evp
+#endif
+
+int
+crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
+{
+	return IMPL(crypto_sha256)(data, len, out);
+}
+
+int
+crypto_p256_point(const uint8_t *raw, size_t len, uint8_t point[65])
+{
+	return IMPL(crypto_p256_point)(raw, len, point);
+}
+
+int
+crypto_es256_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
+    const uint8_t *sig, size_t sig_len)
+{
+	return IMPL(crypto_es256_verify)(point, msg, msg_len, sig, sig_len);
+}
+
+const char *
+crypto_verify_impl(void)
+{
+	return DIRECT_VERIFY ? "direct" : "evp";
 }

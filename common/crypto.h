@@ -1,4 +1,5 @@
-/* All cryptography; the only file that includes OpenSSL (EVP APIs only). */
+/* All cryptography (crypto.c, crypto_direct.c: the only files that include
+ * OpenSSL). */
 #ifndef PU_CRYPTO_H
 #define PU_CRYPTO_H
 
@@ -31,5 +32,9 @@ int crypto_verify_u2f_register(const uint8_t *cert, size_t cert_len,
 int crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
     uint8_t flags, uint32_t counter, const uint8_t chal[32], const uint8_t *sig,
     size_t sig_len);
+
+/* "direct" or "evp": which implementation the functions above use
+ * (crypto.c, crypto_direct.c); for version output and debug logs. */
+const char *crypto_verify_impl(void);
 
 #endif

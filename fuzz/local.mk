@@ -8,7 +8,7 @@ EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 	fuzz/crashes-found
 
 FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_authfile fuzz/fuzz_authscan \
-	fuzz/fuzz_b64 fuzz/fuzz_conf fuzz/fuzz_hid fuzz/fuzz_hidraw \
+	fuzz/fuzz_b64 fuzz/fuzz_conf fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
 	fuzz/fuzz_manual fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
 if ENABLE_FUZZING
@@ -53,6 +53,12 @@ fuzz_fuzz_authfile_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_authfile_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_authfile_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_authfile_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_es256_SOURCES = fuzz/fuzz_es256.c
+fuzz_fuzz_es256_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_es256_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_es256_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_es256_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_authscan_SOURCES = fuzz/fuzz_authscan.c
 fuzz_fuzz_authscan_CPPFLAGS = $(FUZZ_CPPFLAGS)

@@ -314,7 +314,44 @@ def manual():
     write("manual", "raw_valid", bytes([len(cbor)]) + raw)
 
 
+def es256():
+    """fuzz/fuzz_es256.c: point || message length || message || DER
+    signature; the U2F authentication example and variants of it."""
+    app = bytes.fromhex(
+        "4b0be934baebb5d12d26011b69227fa5e86df94e7d94aa2949a89f2d493992ca")
+    chal = bytes.fromhex(
+        "ccd6ee2e47baef244d49a222db496bad0ef5b6f93aa7cc4d30c4821b3b9dbc57")
+    point = bytes.fromhex(
+        "04d368f1b665bade3c33a20f1e429c7750d5033660c019119d29aa4ba7abc04a"
+        "a7c80a46bbe11ca8cb5674d74f31f8a903f6bad105fb6ab74aefef4db8b0025e1d")
+    msg = app + b"\x01\x00\x00\x00\x01" + chal
+    sig = AUTH_REPLY[5:]
+    n = int("FFFFFFFF00000000FFFFFFFFFFFFFFFF"
+            "BCE6FAADA7179E84F3B9CAC2FC632551", 16)
+    r = int.from_bytes(sig[4:36], "big")
+    s = int.from_bytes(sig[38:70], "big")
+
+    def der(r, s):
+        def i(x):
+            b = x.to_bytes((x.bit_length() + 8) // 8 or 1, "big")
+            return b"\x02" + bytes([len(b)]) + b
+        body = i(r) + i(s)
+        return b"\x30" + bytes([len(body)]) + body
+
+    def case(name, sig, m=msg, p=point):
+        write("es256", name, p + bytes([len(m)]) + m + sig)
+    case("valid", sig)
+    case("high_s", der(r, n - s))
+    case("s_plus_n", der(r, s + n))
+    case("r_zero", der(0, s))
+    case("trailing", sig + b"\x00")
+    case("other_msg", sig, m=msg[:-1] + b"\x00")
+    case("no_msg", der(r, s), m=b"")
+    case("off_curve", sig, p=point[:-1] + b"\x1c")
+
+
 def main():
+    es256()
     manual()
     conf()
     authfile()

@@ -18,6 +18,7 @@
 #include "b64.h"
 #include "conf.h"
 #include "crypto.h"
+#include "crypto_int.h"
 #include "err.h"
 #include "failmalloc.h"
 #include "fuzz.h"
@@ -162,6 +163,49 @@ run_manual(const uint8_t *d, size_t len)
 	struct assertion as;
 
 	return manualkat_verify_text(d, len, true, &as);
+}
+
+/* fuzz_es256's input layout: point, message length, message, signature;
+ * the direct ES256 check (the one the module uses) when it is built. */
+static int
+run_es256(const uint8_t *d, size_t len)
+{
+	size_t ml;
+
+	if (len < 66 || (ml = d[65]) > len - 66)
+		return ERR_INVAL;
+#if DIRECT_VERIFY
+	return crypto_es256_verify_direct(
+	    d, d + 66, ml, d + 66 + ml, len - 66 - ml);
+#else
+	return crypto_es256_verify(d, d + 66, ml, d + 66 + ml, len - 66 - ml);
+#endif
+}
+
+/* A signature that must be refused stays refused whichever allocation
+ * fails: an error path never turns into ERR_OK. */
+static void
+sweep_refused(const char *rel, sweep_fn fn)
+{
+	static uint8_t buf[SEED_MAX];
+	size_t len, n, k, accepted = 0;
+
+	if ((len = read_seed(rel, buf)) == 0) {
+		T_FAIL_AT("seed %s unreadable", rel);
+		return;
+	}
+	failmalloc_arm(0);
+	T_EQ_ERR(fn(buf, len), ERR_VERIFY);
+	n = failmalloc_disarm();
+	T_TRUE(n > 0);
+	for (k = 1; k <= n; k++) {
+		failmalloc_arm(k);
+		accepted += fn(buf, len) == ERR_OK;
+		failmalloc_disarm();
+	}
+	T_EQ_INT(accepted, 0);
+	printf("# %s: %zu allocations failed in turn, refused each time\n", rel,
+	    n);
 }
 
 static int
@@ -363,6 +407,14 @@ sweep_manual(void)
 }
 
 static void
+sweep_es256(void)
+{
+	sweep("es256/valid", run_es256);
+	sweep_refused("es256/s_plus_n", run_es256);
+	sweep_refused("es256/other_msg", run_es256);
+}
+
+static void
 sweep_u2f_register(void)
 {
 	sweep("u2f/register_kat", run_u2f_register);
@@ -392,5 +444,5 @@ TEST_MAIN(TEST(openssl_hook_installs_first), TEST(wrappers_fail_the_nth_call),
     TEST(production_code_is_wrapped), TEST(openssl_is_counted),
     TEST(fuzz_call_catches_ignored_failure), TEST(sweep_authfile),
     TEST(sweep_authscan), TEST(sweep_sshkey), TEST(sweep_manual),
-    TEST(sweep_u2f_register), TEST(sweep_b64), TEST(sweep_conf),
-    TEST(sweep_args), TEST(sleep_is_virtual))
+    TEST(sweep_es256), TEST(sweep_u2f_register), TEST(sweep_b64),
+    TEST(sweep_conf), TEST(sweep_args), TEST(sleep_is_virtual))

@@ -12,6 +12,7 @@
 #include <security/pam_modules.h>
 
 #include "call.h"
+#include "crypto.h"
 #include "err.h"
 #include "manualconv.h"
 #include "retval.h"
@@ -47,8 +48,8 @@ call_args(struct call *c, int argc, const char **argv)
 		return r;
 	}
 	c->args_ok = true;
-	debug_msg(&c->dbg, "origin %s, appid %s, timeout %d s", c->opt.origin,
-	    c->opt.appid, c->opt.timeout);
+	debug_msg(&c->dbg, "origin %s, appid %s, timeout %d s, ES256 checks %s",
+	    c->opt.origin, c->opt.appid, c->opt.timeout, crypto_verify_impl());
 	return ERR_OK;
 }
 

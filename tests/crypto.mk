@@ -13,3 +13,11 @@ tests_test_u2f_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_u2fop_SOURCES = tests/test_u2fop.c tests/u2ffix.h tests/u2fkat.h \
 	tests/test.h
 tests_test_u2fop_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+
+# Both ES256 implementations (common/crypto.c, common/crypto_direct.c)
+# against NIST's vectors (Debian's python3-cryptography-vectors) and each
+# other.
+check_PROGRAMS += tests/test_es256
+TESTS += tests/test_es256
+tests_test_es256_SOURCES = tests/test_es256.c tests/u2fkat.h tests/test.h
+tests_test_es256_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)

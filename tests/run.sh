@@ -2,7 +2,9 @@
 # Install what is needed, build, and run every test; last line:
 # "N passed, N failed". Stages (default all): gcc asan distcheck format
 # u2fhost analyze fuzz vm (u2fhost: the --with-libu2f-host configuration,
-# also the build whose tests/devcheck the vm group 70-libu2fhost uses;
+# with --disable-direct-verify so that every test also runs with the EVP
+# signature checks; also the build whose tests/devcheck the vm group
+# 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
 # per harness, default 15)
 #   tests/run.sh                 everything
@@ -68,7 +70,7 @@ log "autogen"
 for s in $stages; do
 	case $s in
 	gcc) stage_build gcc CC=gcc --enable-werror ;;
-	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror ;;
+	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --disable-direct-verify --enable-werror ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "crypto.h"
 #include "err.h"
 #include "tool.h"
 
@@ -254,7 +255,8 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		*status = TOOL_EXIT_OK;
 		return false;
 	case OPT_VERSION:
-		printf("pamu2fcfg %s\n", PACKAGE_VERSION);
+		printf("pamu2fcfg %s (ES256 checks: %s)\n", PACKAGE_VERSION,
+		    crypto_verify_impl());
 		*status = TOOL_EXIT_OK;
 		return false;
 	case OPT_DEVICE:

@@ -50,6 +50,9 @@ test_file_symlink(void)
 	T_EQ_INT(mtfix_run("symlink", NODEV " nouserok", "alice"),
 	    PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(mt_debug_has("u2f_keys"));
+	/* the arguments' debug line names the ES256 implementation */
+	T_TRUE(mt_debug_has(
+	    DIRECT_VERIFY ? "ES256 checks direct" : "ES256 checks evp"));
 	free(line);
 }
 

@@ -66,8 +66,8 @@ run --help
 expect 0 "--help exits 0"
 run --version
 expect 0 "--version exits 0"
-grep -q '^pamu2fcfg ' "$WORK/out"
-ok $? "--version prints the version"
+grep -Eq '^pamu2fcfg [0-9.]+ \(ES256 checks: (direct|evp)\)$' "$WORK/out"
+ok $? "--version prints the version and the ES256 implementation"
 
 # No key: nothing listening, or no device at all.
 run --timeout 1 --device "unix:$WORK/nothing.sock" -u alice

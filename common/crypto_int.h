@@ -1,0 +1,42 @@
+/* Both implementations of the checks crypto.h dispatches (crypto.c: EVP;
+ * crypto_direct.c: OpenSSL's SHA256_* functions and EC arithmetic, without
+ * EVP), each callable on its own so that tests and fuzz harnesses can
+ * hold them against each other. Same contracts as in crypto.h. */
+#ifndef PU_CRYPTO_INT_H
+#define PU_CRYPTO_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto.h"
+
+/* Longest DER ECDSA-Sig-Value with r and s below a 256-bit order:
+ * 30 len (02 21 00 r[32]) (02 21 00 s[32]). */
+#define CRYPTO_ES256_SIG_MAX 72
+
+/* The 65-byte uncompressed form of a 64-byte (x||y) or 65-byte (04||x||y)
+ * raw point, unchecked; ERR_PARSE for any other length or a 65-byte point
+ * not starting 04. */
+int crypto_point_form(const uint8_t *raw, size_t len, uint8_t out[65]);
+
+int crypto_sha256_evp(
+    const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);
+int crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65]);
+int crypto_es256_verify_evp(const uint8_t point[65], const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len);
+
+#if DIRECT_VERIFY
+int crypto_sha256_direct(
+    const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);
+int crypto_p256_point_direct(const uint8_t *raw, size_t len, uint8_t point[65]);
+int crypto_es256_verify_direct(const uint8_t point[65], const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len);
+/* The verification with the message's digest e given (32 bytes: a
+ * 256-bit hash, or a longer one's leftmost 256 bits, or a shorter one
+ * left-padded with zeros), so that signature vectors made with other
+ * hashes than SHA-256 can be checked too. */
+int crypto_es256_verify_digest_direct(const uint8_t point[65],
+    const uint8_t e[CRYPTO_SHA256_LEN], const uint8_t *sig, size_t sig_len);
+#endif
+
+#endif
