@@ -1,5 +1,10 @@
 /* Socket front: SOCK_SEQPACKET unix socket, one message per report; every
- * input report goes to every client, as hidraw does. */
+ * input report goes to every client, as hidraw does. A client that is
+ * slow to read (descheduled on a loaded machine while 49 others talk to
+ * the token: tests/tool/race.sh) would lose reports once the socket holds
+ * about 278 of them, among them its own reply; reports it cannot take yet
+ * wait in a queue of CLIENT_QUEUE for it instead, and only past that are
+ * they dropped, as hidraw drops them past 64. */
 #include "config.h"
 
 #include <errno.h>
@@ -18,11 +23,18 @@
 #include "front.h"
 
 #define MAX_CLIENTS 64
+#define CLIENT_QUEUE 4096
+
+struct client {
+	int fd;
+	uint8_t (*q)[CTAPHID_DEV_REPORT]; /* ring of CLIENT_QUEUE, lazily */
+	size_t head, len;
+};
 
 struct front_socket {
 	char *path;
 	int lfd;
-	int cfd[MAX_CLIENTS];
+	struct client cl[MAX_CLIENTS];
 	size_t nclients;
 };
 
@@ -78,23 +90,53 @@ front_socket_open(struct front_socket **out, const char *path, mode_t mode)
 	return ERR_OK;
 }
 
+/* Send what waits for c, in order, until the socket is full. */
+static void
+client_flush(struct client *c)
+{
+	while (c->len > 0) {
+		if (send(c->fd, c->q[c->head], CTAPHID_DEV_REPORT,
+			MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+			return; /* full, or gone: the read side notices */
+		c->head = (c->head + 1) % CLIENT_QUEUE;
+		c->len--;
+	}
+}
+
+static void
+client_send(struct client *c, const uint8_t *report)
+{
+	client_flush(c);
+	if (c->len == 0 &&
+	    send(c->fd, report, CTAPHID_DEV_REPORT,
+		MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
+		return;
+	if (c->q == NULL &&
+	    (c->q = calloc(CLIENT_QUEUE, sizeof(*c->q))) == NULL)
+		return; /* dropped */
+	if (c->len == CLIENT_QUEUE)
+		return; /* a client that does not read loses reports */
+	memcpy(c->q[(c->head + c->len) % CLIENT_QUEUE], report,
+	    CTAPHID_DEV_REPORT);
+	c->len++;
+}
+
 void
 front_socket_send(void *arg, const uint8_t *report)
 {
 	struct front_socket *fs = arg;
 	size_t i;
 
-	/* A client that does not read loses reports, like hidraw. */
 	for (i = 0; i < fs->nclients; i++)
-		(void)send(fs->cfd[i], report, CTAPHID_DEV_REPORT,
-		    MSG_DONTWAIT | MSG_NOSIGNAL);
+		client_send(&fs->cl[i], report);
 }
 
 static void
 drop_client(struct front_socket *fs, size_t i)
 {
-	close(fs->cfd[i]);
-	fs->cfd[i] = fs->cfd[--fs->nclients];
+	close(fs->cl[i].fd);
+	free(fs->cl[i].q);
+	fs->cl[i] = fs->cl[--fs->nclients];
 }
 
 /* Accept every pending client, so that a client which connected before
@@ -108,8 +150,10 @@ accept_clients(struct front_socket *fs)
 		    fs->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) >= 0) {
 		if (fs->nclients == MAX_CLIENTS)
 			close(fd);
-		else
-			fs->cfd[fs->nclients++] = fd;
+		else {
+			memset(&fs->cl[fs->nclients], 0, sizeof(fs->cl[0]));
+			fs->cl[fs->nclients++].fd = fd;
+		}
 	}
 }
 
@@ -120,7 +164,7 @@ read_client(struct front_socket *fs, size_t i, struct ctaphid_dev *d)
 	uint8_t buf[CTAPHID_DEV_REPORT + 1];
 	ssize_t n;
 
-	n = recv(fs->cfd[i], buf, sizeof(buf), MSG_DONTWAIT);
+	n = recv(fs->cl[i].fd, buf, sizeof(buf), MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 1;
 	if (n <= 0)
@@ -141,8 +185,8 @@ wait_events(struct front_socket *fs, struct ctaphid_dev *d, struct pollfd *pfd,
 	pfd[0].fd = fs->lfd;
 	pfd[0].events = POLLIN;
 	for (i = 0; i < fs->nclients; i++) {
-		pfd[i + 1].fd = fs->cfd[i];
-		pfd[i + 1].events = POLLIN;
+		pfd[i + 1].fd = fs->cl[i].fd;
+		pfd[i + 1].events = POLLIN | (fs->cl[i].len > 0 ? POLLOUT : 0);
 		pfd[i + 1].revents = 0;
 	}
 	if ((ms = ctaphid_dev_next_ms(d, util_now_ms())) >= 0) {
@@ -170,9 +214,13 @@ front_socket_run(struct front_socket *fs, struct ctaphid_dev *d,
 		}
 		n = fs->nclients;
 		accept_clients(fs);
-		for (i = n; i > 0; i--)
-			if (pfd[i].revents != 0 && !read_client(fs, i - 1, d))
+		for (i = n; i > 0; i--) {
+			if (pfd[i].revents & POLLOUT)
+				client_flush(&fs->cl[i - 1]);
+			if ((pfd[i].revents & ~POLLOUT) != 0 &&
+			    !read_client(fs, i - 1, d))
 				drop_client(fs, i - 1);
+		}
 		ctaphid_dev_tick(d, util_now_ms());
 	}
 	return ERR_OK;

@@ -23,7 +23,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 
-echo "1..16"
+echo "1..17"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/softtoken-sh.XXXXXX") || exit 1
 pid=
 pid2=
@@ -103,7 +103,34 @@ def init(s, others=()):
         check("init-other", recv(o, BCAST, []) == (cmd, r))
     return r[8:12]
 
+def slow_reader():
+    """a does not read while b's INIT and 40 PINGs of 1000 bytes put 681
+    reports on its socket (it holds about 278): a's own reply, sent
+    after them, still reaches it, behind the others (the token queues
+    what a cannot take yet)."""
+    a = conn()
+    cid_a = init(a)
+    b = conn()
+    cid_b = init(b)
+    p = os.urandom(1000)
+    for _ in range(40):
+        if xfer(b, cid_b, 0x01, p) != (0x01, p):
+            check("slow-reader", False)
+            return
+    send(a, cid_a, 0x01, b"hello")
+    skipped = 0
+    while True:
+        r = a.recv(100)
+        if r[:4] == cid_a and r[4] == 0x81:
+            break
+        skipped += 1
+    print("skipped %d" % skipped)
+    check("slow-reader", r[7:12] == b"hello" and skipped == 681)
+
 def main():
+    if sys.argv[2] == "slow":
+        slow_reader()
+        return
     a = conn()
     if sys.argv[2] == "cancel":
         cid = init(a)
@@ -176,6 +203,10 @@ grep -qx "ins=03 p1=00 sw=9000" "$dir/log" &&
     grep -qx "ins=02 p1=07 sw=6a80" "$dir/log" &&
     [ "$(grep -c 'ins=02 p1=03 sw=9000' "$dir/log")" -eq 1 ]
 ok $? "log lines for the answered APDUs"
+
+python3 "$dir/client.py" "$dir/sock" slow >"$dir/py-slow" 2>&1
+grep -qx "slow-reader ok" "$dir/py-slow"
+ok $? "a client that does not read for 681 reports still gets its reply"
 
 kill -TERM "$pid" 2>/dev/null
 i=0
