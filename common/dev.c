@@ -154,6 +154,14 @@ dev_open_path(const char *path, const struct log *lg, int ms, struct dev **out)
 }
 
 void
+dev_set_log(struct dev *d, const struct log *lg)
+{
+	d->log = lg;
+	if (d->ch != NULL)
+		d->ch->log = lg;
+}
+
+void
 dev_close(struct dev **dp)
 {
 	struct dev *d;

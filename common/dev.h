@@ -90,6 +90,8 @@ int dev_open(const struct hid_devinfo *info, const struct log *lg, int ms,
     struct dev **out);
 int dev_open_path(
     const char *path, const struct log *lg, int ms, struct dev **out);
+/* Where the device logs from now on (lg must outlive it). */
+void dev_set_log(struct dev *d, const struct log *lg);
 void dev_close(struct dev **d);
 const char *dev_path(const struct dev *d);
 const char *dev_proto_name(const struct dev *d);

@@ -1,7 +1,11 @@
 /* Open the set of devices one operation works with. */
 #include "config.h"
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "auth.h"
 #include "err.h"
@@ -26,64 +30,160 @@ auth_note_err(int *first_err, int r)
 		*first_err = r;
 }
 
-/* The time device i of n may take to open, or 0 (logged, ERR_TIMEOUT
- * noted) when the deadline has passed: devices that stall cannot hold
- * the whole operation past its deadline. */
-static int
-auth_open_ms(int ms, int64_t deadline, size_t i, size_t n, const struct log *lg,
-    int *first_err)
-{
-	int t = util_cap_ms(ms, deadline);
+/* Devices are opened AUTH_OPEN_BATCH at a time, each in its own thread: a
+ * device that stalls (up to ms) no longer delays the ones after it. Each
+ * thread logs into its own buffer, replayed in device order after the
+ * join, so the log and *first_err do not depend on timing and the
+ * caller's log sink is only ever called from the calling thread. */
+#define OPEN_BATCH AUTH_OPEN_BATCH
+#define JOB_LOG_MAX 2048
+#define JOB_STACK (256 * 1024)
 
-	if (t == 0) {
-		log_msg(lg, "%s: deadline reached, %zu device(s) not opened",
-		    __func__, n - i);
-		auth_note_err(first_err, ERR_TIMEOUT);
-	}
-	return t;
+struct open_job {
+	const struct hid_devinfo *info; /* a discovered device, or */
+	const char *path;               /* a devices= path */
+	int ms;
+	struct log lg; /* into buf */
+	char buf[JOB_LOG_MAX];
+	size_t used;
+	struct dev *dev;
+	int r;
+};
+
+static void
+job_log(void *arg, const char *line)
+{
+	struct open_job *j = arg;
+	size_t n = strlen(line);
+
+	if (n + 2 > sizeof(j->buf) - j->used)
+		return; /* a device that says this much is cut short */
+	memcpy(j->buf + j->used, line, n);
+	j->used += n;
+	j->buf[j->used++] = '\n';
+	j->buf[j->used] = '\0';
 }
 
-static int
-auth_open_paths(const char *const *paths, size_t npaths, size_t max,
-    const struct log *lg, int ms, int64_t deadline, struct dev **devs,
-    size_t *ndevs, int *first_err)
+static void *
+job_run(void *arg)
 {
-	size_t i;
-	int r, t;
+	struct open_job *j = arg;
 
-	for (i = 0; i < npaths && (max == 0 || *ndevs < max); i++) {
-		if ((t = auth_open_ms(
-			 ms, deadline, i, npaths, lg, first_err)) == 0)
-			break;
-		r = dev_open_path(paths[i], lg, t, &devs[*ndevs]);
-		if (r == ERR_OK)
-			(*ndevs)++;
+	if (j->info != NULL)
+		j->r = dev_open(j->info, &j->lg, j->ms, &j->dev);
+	else
+		j->r = dev_open_path(j->path, &j->lg, j->ms, &j->dev);
+	return NULL;
+}
+
+/* Run every job of the batch, in threads with all signals blocked (the
+ * application's handlers run in its own threads); a job whose thread
+ * cannot be created runs here. */
+static void
+batch_run(struct open_job *jobs, size_t n)
+{
+	pthread_t th[OPEN_BATCH];
+	bool started[OPEN_BATCH];
+	pthread_attr_t attr;
+	sigset_t all, old;
+	bool have_attr;
+	size_t i;
+
+	have_attr = pthread_attr_init(&attr) == 0;
+	if (have_attr)
+		(void)pthread_attr_setstacksize(&attr, JOB_STACK);
+	(void)sigfillset(&all);
+	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (i = 0; i < n; i++)
+		started[i] = pthread_create(&th[i], have_attr ? &attr : NULL,
+				 job_run, &jobs[i]) == 0;
+	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			(void)pthread_join(th[i], NULL);
 		else
-			auth_note_err(first_err, r);
+			job_run(&jobs[i]);
 	}
-	return ERR_OK;
+	if (have_attr)
+		(void)pthread_attr_destroy(&attr);
 }
 
-static int
-auth_open_found(const struct hid_devinfo *list, size_t n, size_t max,
-    const struct log *lg, int ms, int64_t deadline, struct dev **devs,
-    size_t *ndevs, int *first_err)
+/* Replay job j's log lines to lg. */
+static void
+job_replay(const struct open_job *j, const struct log *lg)
 {
-	size_t i;
-	int r, t;
+	const char *p = j->buf, *nl;
 
-	for (i = 0; i < n && (max == 0 || *ndevs < max); i++) {
-		if ((t = auth_open_ms(ms, deadline, i, n, lg, first_err)) == 0)
-			break;
-		r = dev_open(&list[i], lg, t, &devs[*ndevs]);
-		if (r == ERR_OK) {
-			log_msg(lg, "%s: %s (%04x:%04x %s %s)", __func__,
-			    list[i].path, list[i].vendor_id, list[i].product_id,
-			    list[i].manufacturer, list[i].product);
-			(*ndevs)++;
-		} else
-			auth_note_err(first_err, r);
+	while ((nl = strchr(p, '\n')) != NULL) {
+		log_msg(lg, "%.*s", (int)(nl - p), p);
+		p = nl + 1;
 	}
+}
+
+/* Keep the opened devices of the batch in order, up to max; close the
+ * rest. */
+static void
+batch_collect(struct open_job *jobs, size_t n, size_t max, const struct log *lg,
+    struct dev **devs, size_t *ndevs, int *first_err)
+{
+	const struct hid_devinfo *f;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		job_replay(&jobs[i], lg);
+		if (jobs[i].r != ERR_OK) {
+			auth_note_err(first_err, jobs[i].r);
+			continue;
+		}
+		if (max != 0 && *ndevs >= max) {
+			dev_close(&jobs[i].dev);
+			continue;
+		}
+		dev_set_log(jobs[i].dev, lg);
+		if ((f = jobs[i].info) != NULL)
+			log_msg(lg, "%s: %s (%04x:%04x %s %s)", "auth_open_all",
+			    f->path, f->vendor_id, f->product_id,
+			    f->manufacturer, f->product);
+		devs[(*ndevs)++] = jobs[i].dev;
+		jobs[i].dev = NULL;
+	}
+}
+
+/* Open the n devices (discovered: list; else paths), OPEN_BATCH at a
+ * time, each within ms and all before deadline. */
+static int
+auth_open_batches(const struct hid_devinfo *list, const char *const *paths,
+    size_t n, size_t max, const struct log *lg, int ms, int64_t deadline,
+    struct dev **devs, size_t *ndevs, int *first_err)
+{
+	struct open_job *jobs;
+	size_t i, k, b;
+	int t;
+
+	if ((jobs = calloc(OPEN_BATCH, sizeof(*jobs))) == NULL)
+		return ERR_NOMEM;
+	for (i = 0; i < n && (max == 0 || *ndevs < max); i += b) {
+		if ((t = util_cap_ms(ms, deadline)) == 0) {
+			log_msg(lg,
+			    "%s: deadline reached, %zu device(s) not "
+			    "opened",
+			    __func__, n - i);
+			auth_note_err(first_err, ERR_TIMEOUT);
+			break;
+		}
+		b = n - i < OPEN_BATCH ? n - i : OPEN_BATCH;
+		memset(jobs, 0, b * sizeof(*jobs));
+		for (k = 0; k < b; k++) {
+			jobs[k].info = list != NULL ? &list[i + k] : NULL;
+			jobs[k].path = paths != NULL ? paths[i + k] : NULL;
+			jobs[k].ms = t;
+			jobs[k].lg.fn = job_log;
+			jobs[k].lg.arg = &jobs[k];
+		}
+		batch_run(jobs, b);
+		batch_collect(jobs, b, max, lg, devs, ndevs, first_err);
+	}
+	free(jobs);
 	return ERR_OK;
 }
 
@@ -109,14 +209,19 @@ auth_open_all(const char *const *paths, size_t npaths, size_t max,
 		return ERR_NOMEM;
 	}
 	if (npaths > 0)
-		r = auth_open_paths(paths, npaths, max, lg, ms, deadline, set,
-		    ndevs, first_err);
+		r = auth_open_batches(NULL, paths, npaths, max, lg, ms,
+		    deadline, set, ndevs, first_err);
 	else
-		r = auth_open_found(
-		    list, n, max, lg, ms, deadline, set, ndevs, first_err);
+		r = auth_open_batches(list, NULL, n, max, lg, ms, deadline, set,
+		    ndevs, first_err);
 	hid_devinfo_free(list, n);
+	if (r != ERR_OK) {
+		auth_close_all(set, *ndevs);
+		*ndevs = 0;
+		return r;
+	}
 	*devs = set;
-	return r;
+	return ERR_OK;
 }
 
 int

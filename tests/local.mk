@@ -8,3 +8,8 @@ check_PROGRAMS += tests/test_dev
 TESTS += tests/test_dev
 tests_test_dev_SOURCES = tests/test_dev.c tests/test.h
 tests_test_dev_LDADD = tests/libtokenctl.la common/libcommon.la
+
+check_PROGRAMS += tests/test_devset
+TESTS += tests/test_devset
+tests_test_devset_SOURCES = tests/test_devset.c tests/test.h
+tests_test_devset_LDADD = tests/libtokenctl.la common/libcommon.la

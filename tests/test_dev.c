@@ -330,73 +330,9 @@ test_register_first_touched(void)
 	tokenctl_stop(&b);
 }
 
-static void
-keep_line(void *arg, const char *line)
-{
-	char *buf = arg;
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, 1024 - n, "%s\n", line);
-}
-
-/* Devices that never answer cannot hold auth_open_all past its deadline:
- * each gets at most what is left, the rest are not opened, ERR_TIMEOUT is
- * noted; without a deadline each takes its whole open time. */
-static void
-test_open_within_deadline(void)
-{
-	char dir[] = "/tmp/test_dev.XXXXXX", path[3][64], logged[1024] = "";
-	const struct log lg = {keep_line, logged};
-	const char *paths[3];
-	struct dev **devs = NULL;
-	size_t ndevs = 9, i;
-	int fds[3], first = ERR_OK;
-	int64_t t0, el;
-
-	T_TRUE(mkdtemp(dir) != NULL);
-	for (i = 0; i < 3; i++) {
-		snprintf(path[i], sizeof(path[i]), "%s/s%zu.sock", dir, i);
-		T_TRUE((fds[i] = tokenctl_silent(path[i])) >= 0);
-		snprintf(path[i], sizeof(path[i]), "unix:%s/s%zu.sock", dir, i);
-		paths[i] = path[i];
-	}
-	t0 = util_now_ms();
-	T_EQ_ERR(auth_open_all(
-		     paths, 3, 0, &lg, 1000, t0 + 1500, &devs, &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
-	auth_close_all(devs, ndevs);
-	T_EQ_INT(ndevs, 0);
-	T_EQ_ERR(first, ERR_TIMEOUT);
-	T_TRUE(el >= 1400 && el < 2800); /* not 3 x 1000 */
-	/* 1000 ms for the first, the 500 left for the second, none for the
-	 * third */
-	T_TRUE(
-	    strstr(logged, "deadline reached, 1 device(s) not opened") != NULL);
-	/* No deadline: 3 x 300 ms. */
-	t0 = util_now_ms();
-	T_EQ_ERR(
-	    auth_open_all(paths, 3, 0, NULL, 300, 0, &devs, &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
-	auth_close_all(devs, ndevs);
-	T_EQ_INT(ndevs, 0);
-	T_EQ_ERR(first, ERR_TIMEOUT); /* each one's own open time */
-	T_TRUE(el >= 850);
-	T_EQ_INT(util_cap_ms(1000, 0), 1000);
-	T_EQ_INT(util_cap_ms(1000, util_now_ms() - 1), 0);
-	T_TRUE(util_cap_ms(1000, util_now_ms() + 400) <= 400);
-	for (i = 0; i < 3; i++) {
-		close(fds[i]);
-		unlink(path[i] + 5);
-	}
-	rmdir(dir);
-}
-
 TEST_MAIN(TEST(test_register_then_authenticate),
     TEST(test_probe_own_and_foreign), TEST(test_presence_denied_times_out),
     TEST(test_keepalive_during_delayed_touch), TEST(test_delayed_touch_classic),
     TEST(test_two_tokens_credential_on_second),
     TEST(test_five_credentials_one_touch), TEST(test_wrong_public_key_refused),
-    TEST(test_no_device_and_unsupported), TEST(test_register_first_touched),
-    TEST(test_open_within_deadline))
+    TEST(test_no_device_and_unsupported), TEST(test_register_first_touched))

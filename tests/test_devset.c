@@ -1,0 +1,218 @@
+/* Opening a set of devices (common/devset.c, auth_open_all): devices that
+ * never answer (tests/tokenctl.c tokenctl_silent) are opened at the same
+ * time as the others, AUTH_OPEN_BATCH at a time, so they delay neither a
+ * good key nor the deadline; the log and the first error follow the
+ * order of the devices, not the timing. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "dev.h"
+#include "err.h"
+#include "test.h"
+#include "tokenctl.h"
+#include "util.h"
+
+#define NSILENT_MAX (2 * AUTH_OPEN_BATCH + 8)
+#define LOG_MAX 16384
+
+struct silent {
+	char dir[32];
+	char path[NSILENT_MAX][64]; /* "unix:DIR/sN.sock" */
+	const char *paths[NSILENT_MAX + 1];
+	int fd[NSILENT_MAX];
+	size_t n;
+};
+
+static int
+silent_up(struct silent *s, size_t n)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "/tmp/test_devset.XXXXXX");
+	if (mkdtemp(s->dir) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		snprintf(
+		    s->path[i], sizeof(s->path[i]), "%s/s%zu.sock", s->dir, i);
+		if ((s->fd[i] = tokenctl_silent(s->path[i])) < 0)
+			return -1;
+		s->n++;
+		snprintf(s->path[i], sizeof(s->path[i]), "unix:%s/s%zu.sock",
+		    s->dir, i);
+		s->paths[i] = s->path[i];
+	}
+	return 0;
+}
+
+static void
+silent_down(struct silent *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		close(s->fd[i]);
+		unlink(s->path[i] + strlen("unix:"));
+	}
+	rmdir(s->dir);
+}
+
+static void
+keep_line(void *arg, const char *line)
+{
+	char *buf = arg;
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, LOG_MAX - n, "%s\n", line);
+}
+
+/* Where "/sI.sock:" first appears in the log, or -1. */
+static long
+log_pos(const char *logged, size_t i)
+{
+	char needle[32];
+	const char *p;
+
+	snprintf(needle, sizeof(needle), "/s%zu.sock:", i);
+	p = strstr(logged, needle);
+	return p != NULL ? p - logged : -1;
+}
+
+/* Three silent devices, then a good key: the key is opened, after one
+ * open time (not three); the silent ones are logged in their order and
+ * the first error is theirs. */
+static void
+test_key_behind_silent(void)
+{
+	static char logged[LOG_MAX];
+	const struct log lg = {keep_line, logged};
+	struct silent s;
+	struct tokenctl t;
+	struct dev **devs = NULL;
+	size_t ndevs = 9;
+	int first = ERR_OK;
+	int64_t t0, el;
+
+	logged[0] = '\0';
+	T_EQ_INT(silent_up(&s, 3), 0);
+	T_EQ_INT(tokenctl_start(&t, "--presence", "now", NULL), 0);
+	s.paths[3] = t.path;
+	t0 = util_now_ms();
+	T_EQ_ERR(
+	    auth_open_all(s.paths, 4, 0, &lg, 1000, 0, &devs, &ndevs, &first),
+	    ERR_OK);
+	el = util_now_ms() - t0;
+	printf("# 3 silent devices and a key: %zu opened in %lld ms\n", ndevs,
+	    (long long)el);
+	T_EQ_INT(ndevs, 1);
+	if (ndevs == 1)
+		T_EQ_STR(dev_path(devs[0]), t.path);
+	auth_close_all(devs, ndevs);
+	T_EQ_ERR(first, ERR_TIMEOUT);
+	T_TRUE(el >= 900 && el < 2500); /* one open time, not 3 x 1000 */
+	T_TRUE(log_pos(logged, 0) >= 0);
+	T_TRUE(log_pos(logged, 0) < log_pos(logged, 1));
+	T_TRUE(log_pos(logged, 1) < log_pos(logged, 2));
+	tokenctl_stop(&t);
+	silent_down(&s);
+}
+
+/* max keeps the first devices that opened, in the order given. */
+static void
+test_max_keeps_order(void)
+{
+	struct tokenctl a, b;
+	struct dev **devs = NULL;
+	const char *paths[2];
+	size_t ndevs = 9;
+	int first = ERR_OK;
+
+	T_EQ_INT(tokenctl_start(&a, "--presence", "now", NULL), 0);
+	T_EQ_INT(tokenctl_start(&b, "--presence", "now", NULL), 0);
+	paths[0] = b.path;
+	paths[1] = a.path;
+	T_EQ_ERR(
+	    auth_open_all(paths, 2, 1, NULL, 2000, 0, &devs, &ndevs, &first),
+	    ERR_OK);
+	T_EQ_INT(ndevs, 1);
+	if (ndevs == 1)
+		T_EQ_STR(dev_path(devs[0]), b.path);
+	T_EQ_ERR(first, ERR_OK);
+	auth_close_all(devs, ndevs);
+	tokenctl_stop(&a);
+	tokenctl_stop(&b);
+}
+
+/* More silent devices than two batches: the first batch has its whole
+ * open time (1000 ms), the second what is left of the deadline (500 ms),
+ * the rest are not opened. */
+static void
+test_batches_within_deadline(void)
+{
+	static char logged[LOG_MAX];
+	const struct log lg = {keep_line, logged};
+	char want[80];
+	struct silent s;
+	struct dev **devs = NULL;
+	size_t ndevs = 9;
+	int first = ERR_OK;
+	int64_t t0, el;
+
+	logged[0] = '\0';
+	T_EQ_INT(silent_up(&s, NSILENT_MAX), 0);
+	t0 = util_now_ms();
+	T_EQ_ERR(auth_open_all(s.paths, NSILENT_MAX, 0, &lg, 1000, t0 + 1500,
+		     &devs, &ndevs, &first),
+	    ERR_OK);
+	el = util_now_ms() - t0;
+	printf("# %d silent devices, deadline 1500 ms: %lld ms\n", NSILENT_MAX,
+	    (long long)el);
+	auth_close_all(devs, ndevs);
+	T_EQ_INT(ndevs, 0);
+	T_EQ_ERR(first, ERR_TIMEOUT);
+	T_TRUE(el >= 1400 && el < 2800);
+	snprintf(want, sizeof(want),
+	    "deadline reached, %d device(s) not opened",
+	    NSILENT_MAX - 2 * AUTH_OPEN_BATCH);
+	T_TRUE(strstr(logged, want) != NULL);
+	/* the devices of the second batch were tried, in order */
+	T_TRUE(log_pos(logged, AUTH_OPEN_BATCH) >= 0);
+	T_TRUE(log_pos(logged, AUTH_OPEN_BATCH) <
+	    log_pos(logged, 2 * AUTH_OPEN_BATCH - 1));
+	T_EQ_INT(log_pos(logged, 2 * AUTH_OPEN_BATCH), -1);
+	silent_down(&s);
+}
+
+/* Without a deadline each device has its own open time, all at once. */
+static void
+test_no_deadline(void)
+{
+	struct silent s;
+	struct dev **devs = NULL;
+	size_t ndevs = 9;
+	int first = ERR_OK;
+	int64_t t0, el;
+
+	T_EQ_INT(silent_up(&s, 3), 0);
+	t0 = util_now_ms();
+	T_EQ_ERR(
+	    auth_open_all(s.paths, 3, 0, NULL, 300, 0, &devs, &ndevs, &first),
+	    ERR_OK);
+	el = util_now_ms() - t0;
+	auth_close_all(devs, ndevs);
+	T_EQ_INT(ndevs, 0);
+	T_EQ_ERR(first, ERR_TIMEOUT);
+	T_TRUE(el >= 280 && el < 850); /* not 3 x 300 */
+	T_EQ_INT(util_cap_ms(1000, 0), 1000);
+	T_EQ_INT(util_cap_ms(1000, util_now_ms() - 1), 0);
+	T_TRUE(util_cap_ms(1000, util_now_ms() + 400) <= 400);
+	silent_down(&s);
+}
+
+TEST_MAIN(TEST(test_key_behind_silent), TEST(test_max_keeps_order),
+    TEST(test_batches_within_deadline), TEST(test_no_deadline))
