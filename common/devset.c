@@ -77,10 +77,11 @@ job_run(void *arg)
 }
 
 /* Run every job of the batch, in threads with all signals blocked (the
- * application's handlers run in its own threads); a job whose thread
- * cannot be created runs here. */
+ * application's handlers run in its own threads). A job whose thread
+ * cannot be created runs here, after the others, with what is left
+ * before the deadline (none left: ERR_TIMEOUT, not run). */
 static void
-batch_run(struct open_job *jobs, size_t n)
+batch_run(struct open_job *jobs, size_t n, int64_t deadline)
 {
 	pthread_t th[OPEN_BATCH];
 	bool started[OPEN_BATCH];
@@ -101,6 +102,12 @@ batch_run(struct open_job *jobs, size_t n)
 	for (i = 0; i < n; i++) {
 		if (started[i])
 			(void)pthread_join(th[i], NULL);
+	}
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			continue;
+		if ((jobs[i].ms = util_cap_ms(jobs[i].ms, deadline)) == 0)
+			jobs[i].r = ERR_TIMEOUT;
 		else
 			job_run(&jobs[i]);
 	}
@@ -180,7 +187,7 @@ auth_open_batches(const struct hid_devinfo *list, const char *const *paths,
 			jobs[k].lg.fn = job_log;
 			jobs[k].lg.arg = &jobs[k];
 		}
-		batch_run(jobs, b);
+		batch_run(jobs, b, deadline);
 		batch_collect(jobs, b, max, lg, devs, ndevs, first_err);
 	}
 	free(jobs);

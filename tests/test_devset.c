@@ -5,6 +5,9 @@
  * order of the devices, not the timing. */
 #include "config.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +22,24 @@
 
 #define NSILENT_MAX (2 * AUTH_OPEN_BATCH + 8)
 #define LOG_MAX 16384
+
+/* Linked with -Wl,--wrap=pthread_create (tests/local.mk): while
+ * no_threads is set, every thread creation in common/devset.c fails. */
+static bool no_threads;
+
+int __real_pthread_create(
+    pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+int __wrap_pthread_create(
+    pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
+
+int
+__wrap_pthread_create(
+    pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	if (no_threads)
+		return EAGAIN;
+	return __real_pthread_create(t, attr, fn, arg);
+}
 
 struct silent {
 	char dir[32];
@@ -214,5 +235,46 @@ test_no_deadline(void)
 	silent_down(&s);
 }
 
+/* No thread can be created: the devices are opened one after another in
+ * the calling thread, each with what is left of the deadline, and none
+ * once it has passed; without a deadline the key behind them is still
+ * reached. */
+static void
+test_without_threads(void)
+{
+	struct silent s;
+	struct tokenctl t;
+	struct dev **devs = NULL;
+	size_t ndevs = 9;
+	int first = ERR_OK;
+	int64_t t0, el;
+
+	T_EQ_INT(silent_up(&s, 3), 0);
+	T_EQ_INT(tokenctl_start(&t, "--presence", "now", NULL), 0);
+	s.paths[3] = t.path;
+	no_threads = true;
+	t0 = util_now_ms();
+	T_EQ_ERR(auth_open_all(s.paths, 4, 0, NULL, 1000, t0 + 1500, &devs,
+		     &ndevs, &first),
+	    ERR_OK);
+	el = util_now_ms() - t0;
+	auth_close_all(devs, ndevs);
+	T_EQ_INT(ndevs, 0); /* 1000 + 500 ms on the first two */
+	T_EQ_ERR(first, ERR_TIMEOUT);
+	T_TRUE(el >= 1400 && el < 2500);
+	t0 = util_now_ms();
+	T_EQ_ERR(
+	    auth_open_all(s.paths, 4, 0, NULL, 300, 0, &devs, &ndevs, &first),
+	    ERR_OK);
+	el = util_now_ms() - t0;
+	no_threads = false;
+	T_EQ_INT(ndevs, 1);
+	auth_close_all(devs, ndevs);
+	T_TRUE(el >= 850); /* 3 x 300, one after another */
+	tokenctl_stop(&t);
+	silent_down(&s);
+}
+
 TEST_MAIN(TEST(test_key_behind_silent), TEST(test_max_keeps_order),
-    TEST(test_batches_within_deadline), TEST(test_no_deadline))
+    TEST(test_batches_within_deadline), TEST(test_no_deadline),
+    TEST(test_without_threads))
