@@ -104,6 +104,21 @@ log_pos(const char *logged, size_t i)
 	return p != NULL ? p - logged : -1;
 }
 
+/* auth_open_all on paths, which must return ERR_OK; the deadline, when
+ * deadline_ms is not 0, that many ms from now. Returns the ms it took. */
+static int64_t
+open_timed(const char *const *paths, size_t n, const struct log *lg, int ms,
+    int deadline_ms, struct dev ***devs, size_t *ndevs, int *first)
+{
+	int64_t t0 = util_now_ms();
+
+	T_EQ_ERR(
+	    auth_open_all(paths, n, 0, lg, ms,
+		deadline_ms != 0 ? t0 + deadline_ms : 0, devs, ndevs, first),
+	    ERR_OK);
+	return util_now_ms() - t0;
+}
+
 /* Three silent devices, then a good key: the key is opened, after one
  * open time (not three); the silent ones are logged in their order and
  * the first error is theirs. */
@@ -117,17 +132,13 @@ test_key_behind_silent(void)
 	struct dev **devs = NULL;
 	size_t ndevs = 9;
 	int first = ERR_OK;
-	int64_t t0, el;
+	int64_t el;
 
 	logged[0] = '\0';
 	T_EQ_INT(silent_up(&s, 3), 0);
 	T_EQ_INT(tokenctl_start(&t, "--presence", "now", NULL), 0);
 	s.paths[3] = t.path;
-	t0 = util_now_ms();
-	T_EQ_ERR(
-	    auth_open_all(s.paths, 4, 0, &lg, 1000, 0, &devs, &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
+	el = open_timed(s.paths, 4, &lg, 1000, 0, &devs, &ndevs, &first);
 	printf("# 3 silent devices and a key: %zu opened in %lld ms\n", ndevs,
 	    (long long)el);
 	T_EQ_INT(ndevs, 1);
@@ -182,15 +193,12 @@ test_batches_within_deadline(void)
 	struct dev **devs = NULL;
 	size_t ndevs = 9;
 	int first = ERR_OK;
-	int64_t t0, el;
+	int64_t el;
 
 	logged[0] = '\0';
 	T_EQ_INT(silent_up(&s, NSILENT_MAX), 0);
-	t0 = util_now_ms();
-	T_EQ_ERR(auth_open_all(s.paths, NSILENT_MAX, 0, &lg, 1000, t0 + 1500,
-		     &devs, &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
+	el = open_timed(
+	    s.paths, NSILENT_MAX, &lg, 1000, 1500, &devs, &ndevs, &first);
 	printf("# %d silent devices, deadline 1500 ms: %lld ms\n", NSILENT_MAX,
 	    (long long)el);
 	auth_close_all(devs, ndevs);
@@ -217,14 +225,10 @@ test_no_deadline(void)
 	struct dev **devs = NULL;
 	size_t ndevs = 9;
 	int first = ERR_OK;
-	int64_t t0, el;
+	int64_t el;
 
 	T_EQ_INT(silent_up(&s, 3), 0);
-	t0 = util_now_ms();
-	T_EQ_ERR(
-	    auth_open_all(s.paths, 3, 0, NULL, 300, 0, &devs, &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
+	el = open_timed(s.paths, 3, NULL, 300, 0, &devs, &ndevs, &first);
 	auth_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
@@ -247,26 +251,18 @@ test_without_threads(void)
 	struct dev **devs = NULL;
 	size_t ndevs = 9;
 	int first = ERR_OK;
-	int64_t t0, el;
+	int64_t el;
 
 	T_EQ_INT(silent_up(&s, 3), 0);
 	T_EQ_INT(tokenctl_start(&t, "--presence", "now", NULL), 0);
 	s.paths[3] = t.path;
 	no_threads = true;
-	t0 = util_now_ms();
-	T_EQ_ERR(auth_open_all(s.paths, 4, 0, NULL, 1000, t0 + 1500, &devs,
-		     &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
+	el = open_timed(s.paths, 4, NULL, 1000, 1500, &devs, &ndevs, &first);
 	auth_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0); /* 1000 + 500 ms on the first two */
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_TRUE(el >= 1400 && el < 2500);
-	t0 = util_now_ms();
-	T_EQ_ERR(
-	    auth_open_all(s.paths, 4, 0, NULL, 300, 0, &devs, &ndevs, &first),
-	    ERR_OK);
-	el = util_now_ms() - t0;
+	el = open_timed(s.paths, 4, NULL, 300, 0, &devs, &ndevs, &first);
 	no_threads = false;
 	T_EQ_INT(ndevs, 1);
 	auth_close_all(devs, ndevs);
