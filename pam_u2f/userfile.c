@@ -11,6 +11,7 @@
 #include "privdrop.h"
 #include "safefile.h"
 #include "sshkey.h"
+#include "usergroup.h"
 #include "userfile.h"
 #include "util.h"
 
@@ -150,17 +151,23 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 {
 	struct safefile_policy pol;
 	struct privdrop pd;
-	const char *why = NULL;
+	const char *why = NULL, *note = NULL;
 	int r, rr, e;
 
 	/* A central file: root's, or the calling process's own when that
 	 * is not root (a screen locker); the same thing in sudo or login. */
+	memset(&pol, 0, sizeof(pol));
 	pol.owner = uf->user_file ? pw->pw_uid : geteuid();
 	pol.max_size = uf->user_file ? USERFILE_USER_MAX : USERFILE_CENTRAL_MAX;
+	pol.note = &note;
+	if (uf->user_file)
+		pol.group_ok = usergroup_private(pw, &pol.group_gid);
 	if (uf->drop && (r = privdrop_drop(&pd, pw)) != ERR_OK) {
 		debug_err(dbg, "cannot drop privileges to %s", pw->pw_name);
 		return r;
 	}
+	/* A symbolic link only while we are the user (pam-u2f 1.4). */
+	pol.follow_own = uf->user_file && geteuid() == pw->pw_uid;
 	if (sc != NULL)
 		r = safefile_read_lines(
 		    uf->path, &pol, userfile_feed, sc, &why);
@@ -177,6 +184,8 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 	}
 	if (sc != NULL && r != ERR_OK && r == sc->err)
 		return r; /* the scan stopped the reading: userfile_parse */
+	if (r == ERR_OK && note != NULL)
+		debug_warn(dbg, "%s %s", uf->path, note);
 	if (r == ERR_FILE && e == ENOENT)
 		debug_msg(dbg, "%s does not exist", uf->path);
 	else if (r == ERR_FILE)
@@ -214,6 +223,11 @@ userfile_parse(const struct options *o, const struct userfile *uf,
 		*n = 1;
 		return ERR_OK;
 	}
+	if (sc->nskipped > 0)
+		debug_warn(dbg,
+		    "%s: %zu line(s) without a colon skipped (first: line "
+		    "%zu)",
+		    uf->path, sc->nskipped, sc->skipped_line);
 	r = authfile_scan_end(sc, creds, n, &bad);
 	if (r == ERR_PARSE)
 		debug_err(dbg, "%s: line %zu is malformed", uf->path, bad);

@@ -62,7 +62,8 @@ int
 manage_load(
     const struct tool_opts *o, const char *path, struct cred **creds, size_t *n)
 {
-	struct safefile_policy pol = {geteuid(), TOOL_MAX_FILE};
+	struct safefile_policy pol = {
+	    .owner = geteuid(), .max_size = TOOL_MAX_FILE};
 	const char *why = NULL;
 	char *buf = NULL;
 	size_t len = 0;
