@@ -10,6 +10,7 @@
 #include "converse.h"
 #include "err.h"
 #include "pending.h"
+#include "tell.h"
 #include "touch.h"
 #include "util.h"
 
@@ -63,7 +64,7 @@ touch_devices(
 		debug_err(&c->dbg, "%s%s%s", TOUCH_NO_KEY_MSG,
 		    first_err != ERR_OK ? ": " : "",
 		    first_err != ERR_OK ? err_str(first_err) : "");
-		(void)converse_show(c->pamh, PAM_ERROR_MSG, TOUCH_NO_KEY_MSG);
+		tell_no_key(c, first_err);
 		return ERR_NO_KEY;
 	}
 	debug_msg(&c->dbg, "%zu security key(s) found", *ndevs);
@@ -77,6 +78,7 @@ touch_cue(void *arg)
 {
 	struct call *c = arg;
 
+	c->waited = true;
 	pending_create(c);
 	if (c->opt.cue &&
 	    converse_show(c->pamh, PAM_TEXT_INFO, c->opt.cue_prompt) != ERR_OK)
@@ -118,8 +120,11 @@ touch_run(struct call *c)
 		    "(counter %lu)",
 		    res.cred_index + 1, dev_path(devs[res.dev_index]),
 		    (unsigned long)res.assertion.counter);
-	else
+	else {
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
+		if (c->cue_err == ERR_OK)
+			tell_auth_failed(c, r, devs, ndevs, deadline);
+	}
 fail:
 	auth_close_all(devs, ndevs);
 	return r;

@@ -225,7 +225,9 @@ test_no_key(void)
 	t0 = util_now_ms();
 	T_EQ_INT(mt_auth("nokey", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(util_now_ms() - t0 < 3000); /* at once, not after 30 s */
-	T_TRUE(strstr(cv.shown, "E:no security key found\n") != NULL);
+	T_TRUE(strstr(cv.shown,
+		   "E:No security key found. Insert your key and try "
+		   "again.\n") != NULL);
 	/* interactive: prompt, then wait for a key up to the timeout. */
 	memset(&cv, 0, sizeof(cv));
 	mt_service("nokey2",
