@@ -97,9 +97,16 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		first_err = ERR_OK;
 		*devs = NULL;
 		*n = 0;
+		asuser_leave(o); /* devices are opened as root */
 		r = auth_open_backend(o->backend,
 		    (const char *const *)o->devices, o->ndevices, 0, o->lg,
 		    OPEN_MS, deadline, devs, n, &first_err);
+		if (r == ERR_OK && (r = asuser_enter(o)) != ERR_OK) {
+			auth_close_all(*devs, *n);
+			*devs = NULL;
+			*n = 0;
+			break;
+		}
 		if (r != ERR_OK || *n > 0)
 			break;
 		auth_close_all(*devs, *n);

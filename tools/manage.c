@@ -22,7 +22,7 @@ manage_path(const struct tool_opts *o, bool create_dir, char **path)
 	if (o->file == NULL) {
 		r = config_authfile(o, path);
 		if (r == ERR_NOT_FOUND)
-			r = mapfile_default_path(create_dir, path);
+			r = mapfile_default_path(o->as.home, create_dir, path);
 		return r;
 	}
 	return (*path = strdup(o->file)) == NULL ? ERR_NOMEM : ERR_OK;

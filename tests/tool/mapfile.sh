@@ -9,8 +9,10 @@ DEV="--device unix:$WORK/t.sock"
 ODEV="--device unix:$WORK/other.sock"
 
 # --add with the default file: folders 0700 and the file 0600 are made.
+# (The invoking user's own default: for another user's, see asuser.sh.)
+ME=$(id -un)
 mkdir "$WORK/home"
-HOME="$WORK/home" XDG_CONFIG_HOME="" run $DEV -u alice --add
+HOME="$WORK/home" XDG_CONFIG_HOME="" run $DEV --add
 expect 0 "--add to the default per-user file"
 f="$WORK/home/.config/Yubico/u2f_keys"
 [ "$(stat -c %a "$WORK/home/.config/Yubico")" = 700 ] &&
@@ -18,12 +20,12 @@ f="$WORK/home/.config/Yubico/u2f_keys"
 ok $? "--add creates ~/.config/Yubico with mode 0700"
 [ "$(stat -c %a "$f")" = 600 ]
 ok $? "--add creates u2f_keys with mode 0600"
-grep -Eqx "alice:$CRED_RE" "$f" && [ ! -s "$WORK/out" ]
-ok $? "the new file holds alice's line; stdout stays empty"
-HOME="$WORK/home" XDG_CONFIG_HOME="" run -u alice --list
+grep -Eqx "$ME:$CRED_RE" "$f" && [ ! -s "$WORK/out" ]
+ok $? "the new file holds the user's line; stdout stays empty"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run -u "$ME" --list
 expect 0 "--list reads the default file"
 mkdir "$WORK/xdg"
-HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/xdg" run $DEV -u alice --add
+HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/xdg" run $DEV --add
 expect 0 "--add honours XDG_CONFIG_HOME"
 [ -f "$WORK/xdg/Yubico/u2f_keys" ]
 ok $? "the file is under \$XDG_CONFIG_HOME/Yubico"
