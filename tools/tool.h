@@ -85,6 +85,16 @@ int asuser_enter(const struct tool_opts *o);
 void asuser_leave(const struct tool_opts *o);
 void asuser_free(struct tool_opts *o);
 
+/* devwhy.c: said at once instead of waiting for the timeout: an
+ * explicit /dev/hidrawN that is not a usable FIDO interface (ERR_NODEV
+ * after a message naming the FIDO node of the same device, if any); FIDO
+ * nodes with report IDs that discovery skips; a key that was found but
+ * did not answer (devwhy_mute: errors that mean so). */
+int devwhy_paths(const struct tool_opts *o);
+void devwhy_report_ids(const struct tool_opts *o);
+bool devwhy_mute(int err);
+void devwhy_say_mute(const struct tool_opts *o, int err);
+
 /* msg.c: a "pamu2fcfg: " prefixed line on stderr; exit status for an
  * error code. */
 void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -94,7 +104,9 @@ int tool_exit_for(int err);
 int config_apply(struct tool_opts *o);
 int config_authfile(const struct tool_opts *o, char **path);
 
-/* enroll.c: wait for keys, register, probe. */
+/* enroll.c: wait for keys, register, probe. enroll_open says why it
+ * failed (enroll_explain_open or devwhy.c); the others leave it to the
+ * caller. */
 int enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n);
 void enroll_explain_open(const struct tool_opts *o, int err);
 int enroll_register(
