@@ -26,9 +26,6 @@ pam_u2f_pam_u2f_la_LIBADD = pam_u2f/libmodule.la common/libcommon.la \
 	$(PAM_LIBS)
 EXTRA_DIST += pam_u2f/export.sym
 
-# Manual mode's pure parts live in common/ (no PAM headers).
-common_libcommon_la_SOURCES += common/manual.c common/manual.h
-
 # Leave no .la behind in the PAM directory.
 install-data-hook:
 	rm -f $(DESTDIR)$(pamdir)/pam_u2f.la
