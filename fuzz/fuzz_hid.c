@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fuzz.h"
-#include "hid.h"
-#include "u2f.h"
+#include "transport/hid.h"
+#include "proto/u2f.h"
 
 #define OP_PATCH_NONCE 0x08
 #define OP_NODEV_AT_END 0x10

@@ -12,8 +12,8 @@
 #include <security/pam_modules.h>
 
 #include "call.h"
-#include "crypto.h"
-#include "err.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
 #include "manualconv.h"
 #include "retval.h"
 #include "touch.h"

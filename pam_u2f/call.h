@@ -10,7 +10,7 @@
 #include <security/pam_modules.h>
 
 #include "args.h"
-#include "cred.h"
+#include "base/cred.h"
 #include "debug.h"
 
 struct call {

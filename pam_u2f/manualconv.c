@@ -6,12 +6,12 @@
 
 #include <security/pam_appl.h>
 
-#include "b64.h"
+#include "base/b64.h"
 #include "converse.h"
-#include "err.h"
-#include "manual.h"
+#include "base/err.h"
+#include "auth/manual.h"
 #include "manualconv.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MANUALCONV_LINES 4
 

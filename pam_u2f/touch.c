@@ -6,12 +6,12 @@
 
 #include <security/pam_appl.h>
 
-#include "auth.h"
+#include "auth/auth.h"
 #include "converse.h"
-#include "err.h"
+#include "base/err.h"
 #include "pending.h"
 #include "touch.h"
-#include "util.h"
+#include "base/util.h"
 
 static void
 touch_sleep(int ms)

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "base/err.h"
 
 #define DC_OPEN_MS 2000
 #define DC_HEX_MAX (2 * 255 + 1)

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "test.h"
 
 static void

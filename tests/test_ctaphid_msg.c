@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
 #include "test.h"
-#include "util.h"
+#include "base/util.h"
 #include "hidfix.h"
 
 static const uint8_t cid_other[4] = {0xc5, 0x71, 0xf8, 0x01};

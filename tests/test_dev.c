@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "crypto.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "crypto/crypto.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 #define ORIGIN "pam://test-host"
 #define OPEN_MS 2000

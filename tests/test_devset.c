@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 #define NSILENT_MAX (2 * AUTH_OPEN_BATCH + 8)
 #define LOG_MAX 16384

@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "hid.h"
-#include "hidraw.h"
+#include "base/err.h"
+#include "transport/hid.h"
+#include "transport/hidraw.h"
 #include "test.h"
-#include "unixdev.h"
+#include "transport/unixdev.h"
 
 /* A YubiKey's FIDO interface. */
 static const uint8_t rd_fido[] = {0x06, 0xd0, 0xf1, 0x09, 0x01, 0xa1, 0x01,

@@ -16,10 +16,10 @@
 
 #include <u2f-host.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "dev_u2fh.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "transport/u2fh.h"
+#include "base/err.h"
 #include "test.h"
 #include "u2fhfix.h"
 

@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "auth.h"
-#include "ctaphid.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "transport/ctaphid.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "softtoken/token.h"
 #include "test.h"
 #include "u2fhfix.h"

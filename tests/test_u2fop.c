@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto.h"
-#include "ctaphid.h"
-#include "err.h"
-#include "u2f.h"
+#include "crypto/crypto.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
+#include "proto/u2f.h"
 #include "test.h"
 #include "u2ffix.h"
 

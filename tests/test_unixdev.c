@@ -10,12 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
-#include "hid.h"
+#include "transport/hid.h"
 #include "test.h"
-#include "unixdev.h"
+#include "transport/unixdev.h"
 
 static const uint8_t cid_ok[4] = {0xc5, 0x71, 0xf8, 0x01};
 

@@ -10,8 +10,8 @@
 
 #include <u2f-host.h>
 
-#include "ctaphid.h"
-#include "dev_u2fh.h"
+#include "transport/ctaphid.h"
+#include "transport/u2fh.h"
 #include "u2fhfix.h"
 
 struct u2fhfix u2fhfix_fk;

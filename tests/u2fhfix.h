@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dev.h"
+#include "device/dev.h"
 #include "softtoken/token.h"
 
 #define ORIGIN "pam://test-host"

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "authfile.h"
-#include "crypto.h"
-#include "err.h"
-#include "safefile.h"
+#include "auth/auth.h"
+#include "mapping/authfile.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
+#include "base/safefile.h"
 #include "tool.h"
 
 struct edit_ctx {

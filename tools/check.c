@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "base/err.h"
 #include "tool.h"
 
 static void

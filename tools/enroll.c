@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "authfile.h"
-#include "crypto.h"
-#include "err.h"
-#include "hid.h"
+#include "auth/auth.h"
+#include "mapping/authfile.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
+#include "transport/hid.h"
 #include "tool.h"
 
 #define OPEN_MS 2000  /* per device: open and CTAPHID INIT */

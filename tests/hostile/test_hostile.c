@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "crypto.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "crypto/crypto.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "mitm.h"
 #include "test.h"
 #include "tokenctl.h"
