@@ -46,13 +46,13 @@ touch_devices(
 	}
 	*deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
-		r = auth_open_backend(c->opt.backend, paths, c->opt.ndevices,
+		r = dev_open_backend(c->opt.backend, paths, c->opt.ndevices,
 		    c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS, *deadline,
 		    devs, ndevs, &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
 		    (left = util_ms_left(*deadline)) == 0)
 			break;
-		auth_close_all(*devs, *ndevs);
+		dev_close_all(*devs, *ndevs);
 		*devs = NULL;
 		touch_sleep(
 		    left < TOUCH_REDISCOVER_MS ? left : TOUCH_REDISCOVER_MS);
@@ -121,6 +121,6 @@ touch_run(struct call *c)
 	else
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
 fail:
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }

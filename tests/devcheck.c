@@ -237,11 +237,11 @@ main(int argc, char **argv)
 	    (strcmp(argv[0], "list") != 0 && strcmp(argv[0], "register") != 0 &&
 		strcmp(argv[0], "probe") != 0 && strcmp(argv[0], "auth") != 0))
 		usage();
-	r = auth_open_backend(dc.backend, NULL, 0, 0, &dc.log, DC_OPEN_MS, 0,
+	r = dev_open_backend(dc.backend, NULL, 0, 0, &dc.log, DC_OPEN_MS, 0,
 	    &dc.devs, &dc.ndevs, &first);
 	if (r == ERR_OK)
 		r = run(&dc, argv[0], argc > 1 ? argv[1] : NULL);
-	auth_close_all(dc.devs, dc.ndevs);
+	dev_close_all(dc.devs, dc.ndevs);
 	if (r != ERR_OK) {
 		fprintf(stderr, "error: %s%s%s\n", err_name(r),
 		    first != ERR_OK ? ", first open error " : "",

@@ -61,11 +61,11 @@ run_auth(const char *const *paths, size_t npaths, const struct auth_req *req,
 	size_t ndevs = 0;
 	int r, first;
 
-	r = auth_open_all(
+	r = dev_open_all(
 	    paths, npaths, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first);
 	if (r == ERR_OK)
 		r = auth_run(devs, ndevs, req, res);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }
 
@@ -318,13 +318,13 @@ test_register_first_touched(void)
 	rq.type = COSE_ES256;
 	rq.presence = true;
 	T_EQ_ERR(
-	    auth_open_all(paths, 2, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first),
+	    dev_open_all(paths, 2, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first),
 	    ERR_OK);
 	T_EQ_INT(ndevs, 2);
 	T_EQ_ERR(
 	    auth_register(devs, ndevs, &rq, &reg, &which, NULL, 5000), ERR_OK);
 	T_EQ_INT(which, 1);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	reg_result_clear(&reg);
 	tokenctl_stop(&a);
 	tokenctl_stop(&b);

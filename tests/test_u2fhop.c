@@ -70,7 +70,7 @@ enroll_clean(struct reg_result *reg)
 	T_EQ_INT(u2fhfix_reset(0), 0);
 	if ((r = u2fhfix_open(0, &devs, &n, NULL)) == ERR_OK)
 		r = n == 1 ? enroll(devs[0], ORIGIN, reg) : ERR_NODEV;
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	return r;
 }
 
@@ -108,7 +108,7 @@ test_register_probe_assert(void)
 	reg_result_clear(&other);
 	reg_result_clear(&reg);
 out:
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 }
 
@@ -137,7 +137,7 @@ test_reply_sizes_bounded(void)
 	    u2fhfix_fk.maxlen[0x02], 1 + 4 + 72 + 2 + 63); /* AUTHENTICATE */
 	T_EQ_INT(u2fhfix_fk.maxlen[0x01], CTAPHID_MAX_MSG + 63); /* REGISTER */
 	reg_result_clear(&reg);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 /* The longest replies libu2f-host lets through, written the way it
@@ -167,13 +167,13 @@ test_library_overrun_contained(void)
 		u2fhfix_fk.claim_max_ins = 0x01;
 		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_PROTO);
 	}
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_reset(0), 0);
 	u2fhfix_fk.claim_max_ins = 0x03;
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_PROTO);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 /* A length beyond what we accept is refused, not copied. */
@@ -190,7 +190,7 @@ test_claimed_length_refused(void)
 	/* VERSION's reply claims 72 bytes of the 64 allowed. */
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_PROTO);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 }
 
@@ -207,7 +207,7 @@ assert_with_fault(const struct cred *c, unsigned fault)
 	T_EQ_INT(u2fhfix_reset(fault), 0);
 	if ((r = u2fhfix_open(0, &devs, &n, NULL)) == ERR_OK)
 		r = n == 1 ? assert_once(devs[0], c, &as) : ERR_NODEV;
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	return r;
 }
 
@@ -231,12 +231,12 @@ test_hostile_replies_refused(void)
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
 	if (n == 1)
 		T_TRUE(enroll(devs[0], ORIGIN, &reg) != ERR_OK);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_reset(FAULT_WRONG_SIG), 0);
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
 	if (n == 1)
 		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_VERIFY);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 /* The split operations as auth_run drives them, with cancel. */
@@ -273,7 +273,7 @@ test_auth_run_and_cancel(void)
 		dev_cancel(devs[0]);
 		T_EQ_INT(u2fhfix_fk.sends, 0);
 	}
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	reg_result_clear(&reg);
 }
 
@@ -297,7 +297,7 @@ test_endless_keepalive_cut_off(void)
 	T_TRUE(util_now_ms() - t0 < 2000);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 
 	T_EQ_ERR(enroll_clean(&reg), ERR_OK);
@@ -317,7 +317,7 @@ test_endless_keepalive_cut_off(void)
 	if (n == 1)
 		T_EQ_ERR(
 		    dev_probe(devs[0], ORIGIN, &reg.cred, OP_MS), ERR_NODEV);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	reg_result_clear(&reg);
 
 	T_EQ_INT(u2fhfix_reset(0), 0);

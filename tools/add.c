@@ -115,7 +115,7 @@ add_register(struct edit_ctx *c, struct cred *cred)
 		enroll_explain_open(c->o, r);
 fail:
 	cred_free_list(creds, n);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }
 

@@ -56,7 +56,7 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	else if (r != ERR_OK)
 		tool_msg("authentication failed: %s", err_str(r));
 fail:
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }
 

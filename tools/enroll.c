@@ -97,12 +97,12 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		first_err = ERR_OK;
 		*devs = NULL;
 		*n = 0;
-		r = auth_open_backend(o->backend,
+		r = dev_open_backend(o->backend,
 		    (const char *const *)o->devices, o->ndevices, 0, o->lg,
 		    OPEN_MS, deadline, devs, n, &first_err);
 		if (r != ERR_OK || *n > 0)
 			break;
-		auth_close_all(*devs, *n);
+		dev_close_all(*devs, *n);
 		*devs = NULL;
 		if (first_err == ERR_PERM) {
 			r = ERR_PERM; /* waiting will not help */
@@ -337,6 +337,6 @@ fail:
 	free(text);
 	free(line);
 	cred_clear(&cred);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return tool_exit_for(r);
 }

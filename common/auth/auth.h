@@ -48,26 +48,4 @@ int auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
 int auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms);
 
-/* Devices auth_open_all opens at once, each in its own thread. */
-#define AUTH_OPEN_BATCH 16
-/* Open every discovered device (or the explicit paths, if npaths > 0),
- * AUTH_OPEN_BATCH at a time, each within ms and all before deadline
- * (util_now_ms clock; 0 = none): the devices not reached by then are
- * left (ERR_TIMEOUT noted), so a device that stalls delays neither the
- * others of its batch nor the deadline. Keeps the first max (0 = no
- * limit) that opened, in the order given. Devices that fail to open are
- * skipped with a log line; *first_err keeps the first such error in that
- * order (e.g. ERR_PERM) so a caller can explain an empty result. lg is
- * called from the calling thread only. Caller frees with auth_close_all. */
-int auth_open_all(const char *const *paths, size_t npaths, size_t max,
-    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
-    size_t *ndevs, int *first_err);
-void auth_close_all(struct dev **devs, size_t ndevs);
-/* auth_open_all through a chosen transport backend; logs (to lg) which
- * one is in use. libu2f-host discovers devices itself: explicit paths
- * with it are ERR_UNSUPPORTED. */
-int auth_open_backend(enum dev_backend b, const char *const *paths,
-    size_t npaths, size_t max, const struct log *lg, int ms, int64_t deadline,
-    struct dev ***devs, size_t *ndevs, int *first_err);
-
 #endif

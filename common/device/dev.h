@@ -76,7 +76,7 @@ const char *dev_u2fh_version(void);
  * most max, 0 = no limit); paths are "libu2f-host:INDEX". Devices that
  * fail to open are skipped with a log line, *first_err keeping the first
  * error; each within ms, all before deadline (0 = none), as
- * auth_open_all. No device is ERR_OK with *ndevs = 0. ERR_UNSUPPORTED
+ * dev_open_all. No device is ERR_OK with *ndevs = 0. ERR_UNSUPPORTED
  * when the backend is not built. */
 int dev_u2fh_open_all(size_t max, const struct log *lg, int ms,
     int64_t deadline, struct dev ***devs, size_t *ndevs, int *first_err);
@@ -115,5 +115,27 @@ int dev_probe(
 int dev_assert_begin(struct dev *d, const struct assert_req *req);
 int dev_assert_poll(struct dev *d, struct assertion *out, int ms);
 void dev_cancel(struct dev *d);
+
+/* Devices dev_open_all opens at once, each in its own thread. */
+#define DEV_OPEN_BATCH 16
+/* Open every discovered device (or the explicit paths, if npaths > 0),
+ * DEV_OPEN_BATCH at a time, each within ms and all before deadline
+ * (util_now_ms clock; 0 = none): the devices not reached by then are
+ * left (ERR_TIMEOUT noted), so a device that stalls delays neither the
+ * others of its batch nor the deadline. Keeps the first max (0 = no
+ * limit) that opened, in the order given. Devices that fail to open are
+ * skipped with a log line; *first_err keeps the first such error in that
+ * order (e.g. ERR_PERM) so a caller can explain an empty result. lg is
+ * called from the calling thread only. Caller frees with dev_close_all. */
+int dev_open_all(const char *const *paths, size_t npaths, size_t max,
+    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
+    size_t *ndevs, int *first_err);
+void dev_close_all(struct dev **devs, size_t ndevs);
+/* dev_open_all through a chosen transport backend; logs (to lg) which
+ * one is in use. libu2f-host discovers devices itself: explicit paths
+ * with it are ERR_UNSUPPORTED. */
+int dev_open_backend(enum dev_backend b, const char *const *paths,
+    size_t npaths, size_t max, const struct log *lg, int ms, int64_t deadline,
+    struct dev ***devs, size_t *ndevs, int *first_err);
 
 #endif

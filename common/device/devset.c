@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth/auth.h"
+#include "dev.h"
 #include "base/err.h"
 #include "base/util.h"
 
 void
-auth_close_all(struct dev **devs, size_t ndevs)
+dev_close_all(struct dev **devs, size_t ndevs)
 {
 	size_t i;
 
@@ -30,12 +30,12 @@ auth_note_err(int *first_err, int r)
 		*first_err = r;
 }
 
-/* Devices are opened AUTH_OPEN_BATCH at a time, each in its own thread: a
+/* Devices are opened DEV_OPEN_BATCH at a time, each in its own thread: a
  * device that stalls (up to ms) no longer delays the ones after it. Each
  * thread logs into its own buffer, replayed in device order after the
  * join, so the log and *first_err do not depend on timing and the
  * caller's log sink is only ever called from the calling thread. */
-#define OPEN_BATCH AUTH_OPEN_BATCH
+#define OPEN_BATCH DEV_OPEN_BATCH
 #define JOB_LOG_MAX 2048
 #define JOB_STACK (256 * 1024)
 
@@ -148,7 +148,7 @@ batch_collect(struct open_job *jobs, size_t n, size_t max, const struct log *lg,
 		}
 		dev_set_log(jobs[i].dev, lg);
 		if ((f = jobs[i].info) != NULL)
-			log_msg(lg, "%s: %s (%04x:%04x %s %s)", "auth_open_all",
+			log_msg(lg, "%s: %s (%04x:%04x %s %s)", "dev_open_all",
 			    f->path, f->vendor_id, f->product_id,
 			    f->manufacturer, f->product);
 		devs[(*ndevs)++] = jobs[i].dev;
@@ -195,7 +195,7 @@ auth_open_batches(const struct hid_devinfo *list, const char *const *paths,
 }
 
 int
-auth_open_all(const char *const *paths, size_t npaths, size_t max,
+dev_open_all(const char *const *paths, size_t npaths, size_t max,
     const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
     size_t *ndevs, int *first_err)
 {
@@ -223,7 +223,7 @@ auth_open_all(const char *const *paths, size_t npaths, size_t max,
 		    ndevs, first_err);
 	hid_devinfo_free(list, n);
 	if (r != ERR_OK) {
-		auth_close_all(set, *ndevs);
+		dev_close_all(set, *ndevs);
 		*ndevs = 0;
 		return r;
 	}
@@ -232,7 +232,7 @@ auth_open_all(const char *const *paths, size_t npaths, size_t max,
 }
 
 int
-auth_open_backend(enum dev_backend b, const char *const *paths, size_t npaths,
+dev_open_backend(enum dev_backend b, const char *const *paths, size_t npaths,
     size_t max, const struct log *lg, int ms, int64_t deadline,
     struct dev ***devs, size_t *ndevs, int *first_err)
 {
@@ -240,7 +240,7 @@ auth_open_backend(enum dev_backend b, const char *const *paths, size_t npaths,
 	*ndevs = 0;
 	if (b == DEV_BACKEND_NATIVE) {
 		log_msg(lg, "%s: transport backend: native", __func__);
-		return auth_open_all(paths, npaths, max, lg, ms, deadline, devs,
+		return dev_open_all(paths, npaths, max, lg, ms, deadline, devs,
 		    ndevs, first_err);
 	}
 	if (b != DEV_BACKEND_LIBU2FHOST || dev_u2fh_version() == NULL) {
