@@ -66,7 +66,7 @@ serve(int lfd)
 	if ((h = fakehid_io.open(fakehid_path(f), &err)) == NULL)
 		return 1;
 	while (!st.close_now && (n = recv(c, buf, sizeof(buf), 0)) > 0) {
-		if (n != 64 || fakehid_io.write(h, buf, (size_t)n) != ERR_OK)
+		if (n != 64 || fakehid_io.write(h, buf, (size_t)n, 0) != ERR_OK)
 			return 2; /* the host must send 64-byte reports */
 		while ((m = fakehid_io.read(h, buf, sizeof(buf), 0)) > 0)
 			if (send(c, buf, (size_t)m, MSG_NOSIGNAL) != m)
