@@ -8,9 +8,9 @@
 #include <security/pam_appl.h>
 
 #include "converse.h"
-#include "err.h"
+#include "base/err.h"
 #include "tell.h"
-#include "util.h"
+#include "base/util.h"
 
 #define TELL_PROBE_MS 1000 /* one check-only probe under another origin */
 #define TELL_CANDS 3

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
-#include "dev.h"
+#include "callctx.h"
+#include "device/dev.h"
 #include "tellmsg.h"
 
 /* The user has no credentials (no file, no line, no credential on the

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "tool.h"
 
 #define ASUSER_GROUPS_MAX 65536

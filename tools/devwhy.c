@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "err.h"
-#include "hidraw_node.h"
+#include "base/err.h"
+#include "transport/hidraw_node.h"
 #include "tool.h"
 
 #define DEVWHY_SYSFS "/sys"

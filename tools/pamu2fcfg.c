@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "err.h"
+#include "base/err.h"
 
 #include "tool.h"
 
