@@ -69,6 +69,15 @@ test_no_credentials_own_file(void)
 	T_EQ_INT(mt_auth("nocreds-ok", "alice", &cv), PAM_AUTH_ERR);
 	T_EQ_INT(cv.nerror, 0);
 	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
+	/* sshformat: the OpenSSH key file is named, and ssh-keygen. */
+	memset(&cv, 0, sizeof(cv));
+	mt_service("nocreds-ssh", NODEV " sshformat");
+	T_EQ_INT(mt_auth("nocreds-ssh", "alice", &cv), PAM_USER_UNKNOWN);
+	snprintf(want, sizeof(want),
+	    "No security key is registered for alice: %s/.ssh/id_ecdsa_sk "
+	    "does not hold one. Create it with: ssh-keygen -t ecdsa-sk",
+	    mt.alice.home);
+	T_TRUE(shown_error(&cv, want));
 	/* A user unknown to the system: nothing said either. */
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(mt_auth("nocreds", "nosuchuser", &cv), PAM_USER_UNKNOWN);
