@@ -31,7 +31,8 @@ common_base_libbase_la_SOURCES = \
 	common/base/rbuf.c common/base/rbuf.h \
 	common/base/b64.c common/base/b64.h \
 	common/base/cred.c common/base/cred.h \
-	common/base/safefile.c common/base/safefile.h
+	common/base/safefile.c common/base/safefile.h \
+	common/base/usergroup.c common/base/usergroup.h
 
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \

@@ -11,7 +11,7 @@
 #include "privdrop.h"
 #include "base/safefile.h"
 #include "mapping/sshkey.h"
-#include "usergroup.h"
+#include "base/usergroup.h"
 #include "userfile.h"
 #include "base/util.h"
 

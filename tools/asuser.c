@@ -20,10 +20,8 @@
 
 #define ASUSER_GROUPS_MAX 65536
 
-/* The modes that read or write the user's default mapping file, and
- * only when no FILE and no absolute configured authfile is given. */
-static bool
-asuser_wanted(const struct tool_opts *o)
+bool
+tool_own_file(const struct tool_opts *o)
 {
 	if (o->mode == TOOL_PRINT || o->file != NULL)
 		return false;
@@ -98,7 +96,7 @@ asuser_begin(struct tool_opts *o)
 	struct passwd *pw;
 	int r;
 
-	if (!asuser_wanted(o))
+	if (!tool_own_file(o))
 		return ERR_OK;
 	if (geteuid() != 0)
 		return asuser_self(o);

@@ -81,6 +81,9 @@ void opts_free(struct tool_opts *o);
  * process if root's ids cannot be restored. Nothing happens when not
  * root, for root itself, or with a FILE. */
 int asuser_begin(struct tool_opts *o);
+/* The mode reads or writes the user's own mapping file: no FILE and no
+ * absolute configured authfile (the default, or one under the home). */
+bool tool_own_file(const struct tool_opts *o);
 int asuser_enter(const struct tool_opts *o);
 void asuser_leave(const struct tool_opts *o);
 void asuser_free(struct tool_opts *o);

@@ -30,6 +30,36 @@ expect 0 "--add honours XDG_CONFIG_HOME"
 [ -f "$WORK/xdg/Yubico/u2f_keys" ]
 ok $? "the file is under \$XDG_CONFIG_HOME/Yubico"
 
+# The user's own default file as the module reads it (pam-u2f 1.4):
+# --list follows a symlink to the user's own file, with a warning;
+# --add still refuses it (its rename would replace the link).
+d="$WORK/home/.config/Yubico"
+mv "$d/u2f_keys" "$WORK/dotfile_keys"
+ln -s "$WORK/dotfile_keys" "$d/u2f_keys"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run --list
+[ "$RC" -eq 0 ] && [ -s "$WORK/out" ] && grep -q \
+    "warning: $d/u2f_keys is a symbolic link to a file of the user" \
+    "$WORK/err"
+ok $? "--list follows a symlinked default file to the user's own, warning"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run $DEV --add
+[ "$RC" -eq 4 ] && [ -L "$d/u2f_keys" ]
+ok $? "--add refuses the symlinked default file (exit 4)"
+rm "$d/u2f_keys"
+mv "$WORK/dotfile_keys" "$d/u2f_keys"
+# Group-writable: accepted (warning) only for the user's private group
+# (named after the user, no other member), as by the module.
+chmod 664 "$d/u2f_keys"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run --list
+if [ "$(id -gn)" = "$ME" ] &&
+    getent group "$ME" | grep -Eq "^[^:]*:[^:]*:[0-9]+:($ME)?\$"; then
+	[ "$RC" -eq 0 ] && grep -q "private group" "$WORK/err"
+	ok $? "--list: a file writable by the user's private group, warning"
+else
+	[ "$RC" -eq 4 ]
+	ok $? "--list: group-writable, not a private group: refused"
+fi
+chmod 600 "$d/u2f_keys"
+
 # --add to an existing file: every other byte stays as it was.
 m="$WORK/map"
 printf '# comment\r\nbob:KH,PK,es256,+presence\n\nalice:' > "$m.head"

@@ -1,6 +1,7 @@
 /* The user's private group (Debian's USERGROUPS: a group of one, named
  * after the user): a per-user mapping file writable by it is accepted
- * with a warning, as pam-u2f 1.3.2 and later do. */
+ * with a warning, as pam-u2f 1.3.2 and later do (the module, and
+ * pamu2fcfg --list/--check on the user's own file). */
 #ifndef PU_USERGROUP_H
 #define PU_USERGROUP_H
 
