@@ -10,7 +10,7 @@ common_libcommon_la_SOURCES = \
 	common/unixdev.c common/unixdev.h \
 	common/u2f.c common/u2f.h \
 	common/crypto.c common/crypto.h common/crypto_int.h \
-	common/crypto_direct.c \
+	common/crypto_direct.c common/crypto_select.c \
 	common/cred.c common/cred.h \
 	common/dev.c common/dev.h \
 	common/dev_u2f.c common/dev_int.h \

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/asn1.h>
 #include <openssl/bn.h>
@@ -519,9 +521,74 @@ points_agree(void)
 static void
 impl_is_reported(void)
 {
-	T_EQ_STR(crypto_verify_impl(), DIRECT_VERIFY ? "direct" : "evp");
+	const char *want = "evp";
+
+	if (DIRECT_VERIFY)
+		want = crypto_fips_mode(CRYPTO_FIPS_PATH)
+		    ? "evp (kernel FIPS mode)"
+		    : "direct";
+	T_EQ_STR(crypto_verify_impl(), want);
+}
+
+/* path/name holding text (NULL: a directory), for the FIPS switch. */
+static void
+fips_file(
+    char *out, size_t cap, const char *dir, const char *name, const char *text)
+{
+	FILE *f;
+
+	snprintf(out, cap, "%s/%s", dir, name);
+	if (text == NULL) {
+		if (mkdir(out, 0700) != 0)
+			abort();
+		return;
+	}
+	if ((f = fopen(out, "w")) == NULL || fputs(text, f) < 0 ||
+	    fclose(f) != 0)
+		abort();
+}
+
+/* The kernel's FIPS switch, read from files standing in for
+ * /proc/sys/crypto/fips_enabled: only "0" or a missing file lets a
+ * direct build use the direct checks. */
+static void
+fips_switch(void)
+{
+	char dir[] = "/tmp/pu_fipsXXXXXX", on[256], off[256], odd[256],
+	     empty[256], sub[256], none[256];
+	const char *direct = DIRECT_VERIFY ? "direct" : "evp";
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	fips_file(on, sizeof(on), dir, "on", "1\n");
+	fips_file(off, sizeof(off), dir, "off", "0\n");
+	fips_file(odd, sizeof(odd), dir, "odd", "x\n");
+	fips_file(empty, sizeof(empty), dir, "empty", "");
+	fips_file(sub, sizeof(sub), dir, "sub", NULL);
+	snprintf(none, sizeof(none), "%s/none", dir);
+	T_EQ_INT(crypto_fips_mode(on), 1);
+	T_EQ_INT(crypto_fips_mode(off), 0);
+	T_EQ_INT(crypto_fips_mode(none), 0);
+	T_EQ_INT(crypto_fips_mode(odd), 1);
+	T_EQ_INT(crypto_fips_mode(empty), 1);
+	T_EQ_INT(crypto_fips_mode(sub), 1);
+	T_EQ_INT(crypto_fips_mode(NULL), 1);
+	T_EQ_INT(crypto_use_direct(on), 0);
+	T_EQ_INT(crypto_use_direct(off), DIRECT_VERIFY);
+	T_EQ_INT(crypto_use_direct(none), DIRECT_VERIFY);
+	T_EQ_INT(crypto_use_direct(odd), 0);
+	T_EQ_STR(crypto_verify_impl_at(off), direct);
+	T_EQ_STR(crypto_verify_impl_at(none), direct);
+	T_EQ_STR(crypto_verify_impl_at(on),
+	    DIRECT_VERIFY ? "evp (kernel FIPS mode)" : "evp");
+	unlink(on);
+	unlink(off);
+	unlink(odd);
+	unlink(empty);
+	rmdir(sub);
+	rmdir(dir);
 }
 
 TEST_MAIN(TEST(nist_sigver_p256), TEST(scalars_out_of_range),
     TEST(der_not_strict), TEST(fresh_keys_every_bit), TEST(sha256_agrees),
-    TEST(points_agree), TEST(impl_is_reported))
+    TEST(points_agree), TEST(impl_is_reported), TEST(fips_switch))

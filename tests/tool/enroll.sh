@@ -66,7 +66,7 @@ run --help
 expect 0 "--help exits 0"
 run --version
 expect 0 "--version exits 0"
-grep -Eq '^pamu2fcfg [0-9.]+ \(ES256 checks: (direct|evp)\)$' "$WORK/out"
+grep -Eq '^pamu2fcfg [0-9.]+ \(ES256 checks: (direct|evp|evp \(kernel FIPS mode\))\)$' "$WORK/out"
 ok $? "--version prints the version and the ES256 implementation"
 
 # No key: nothing listening, or no device at all.
