@@ -8,6 +8,8 @@
  *  - signatures that must fail whatever else holds: r or s zero (Java's
  *    CVE-2022-21449), not below the order n, negative, non-minimal or BER
  *    encodings, trailing or missing bytes;
+ *  - keys chosen so that the sum point R has x(R) >= n (valid) or is the
+ *    point at infinity (invalid): tests/es256_edge.h;
  *  - fresh keys and signatures made with OpenSSL's EVP API, then every
  *    kind of single-bit damage: both implementations give the same
  *    answer, and only the undamaged signature verifies. */
@@ -31,6 +33,7 @@
 #include "crypto.h"
 #include "crypto_int.h"
 #include "err.h"
+#include "es256_edge.h"
 #include "test.h"
 #include "u2fkat.h"
 
@@ -403,6 +406,45 @@ der_not_strict(void)
 	free(k.sig);
 }
 
+/* ---- the last two steps of the equation ------------------------------ */
+
+/* tests/es256_edge.h (made by tests/es256_edge.py, checked there with
+ * python3-cryptography): keys chosen so that R = u1 G + u2 Q has
+ * x(R) >= n (valid: x(R) mod n = r; a verifier that skips the reduction
+ * refuses it) or is the point at infinity (invalid: a verifier must
+ * refuse it, however it goes on). Each through both implementations;
+ * with another message, each must fail. */
+static void
+equation_edges(void)
+{
+	size_t i, xl, yl, n, nv = sizeof(es256_edges) / sizeof(es256_edges[0]);
+	uint8_t point[65], sig[80], *qx, *qy;
+	int large = 0, inf = 0;
+
+	for (i = 0; i < nv; i++) {
+		const struct es256_edge *v = &es256_edges[i];
+		const uint8_t *m = (const uint8_t *)v->msg;
+
+		qx = test_unhex(v->qx, &xl);
+		qy = test_unhex(v->qy, &yl);
+		T_TRUE(xl == 32 && yl == 32);
+		point[0] = 0x04;
+		memcpy(point + 1, qx, 32);
+		memcpy(point + 33, qy, 32);
+		n = der_sig(v->r, v->s, sig, sizeof(sig));
+		T_EQ_ERR(both_verify(point, m, strlen(v->msg), sig, n),
+		    v->valid ? ERR_OK : ERR_VERIFY);
+		T_EQ_ERR(both_verify(point, m, strlen(v->msg) - 1, sig, n),
+		    ERR_VERIFY);
+		large += strcmp(v->kind, "large-x") == 0 && v->valid;
+		inf += strcmp(v->kind, "infinity") == 0 && !v->valid;
+		free(qx);
+		free(qy);
+	}
+	T_EQ_INT(large, 4);
+	T_EQ_INT(inf, 3);
+}
+
 /* ---- fresh keys, every kind of damage -------------------------------- */
 
 struct fresh {
@@ -590,5 +632,6 @@ fips_switch(void)
 }
 
 TEST_MAIN(TEST(nist_sigver_p256), TEST(scalars_out_of_range),
-    TEST(der_not_strict), TEST(fresh_keys_every_bit), TEST(sha256_agrees),
-    TEST(points_agree), TEST(impl_is_reported), TEST(fips_switch))
+    TEST(der_not_strict), TEST(equation_edges), TEST(fresh_keys_every_bit),
+    TEST(sha256_agrees), TEST(points_agree), TEST(impl_is_reported),
+    TEST(fips_switch))
