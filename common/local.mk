@@ -7,7 +7,7 @@ common_libcommon_la_SOURCES = \
 	common/hid.c common/hid.h \
 	common/ctaphid.c common/ctaphid.h \
 	common/hidraw.c common/hidraw_rdesc.c common/hidraw.h \
-	common/unixdev.c common/unixdev.h \
+	common/unixdev.c common/unixdev.h common/unixpath.c common/unixpath.h \
 	common/u2f.c common/u2f.h \
 	common/crypto.c common/crypto.h common/crypto_int.h \
 	common/crypto_direct.c common/crypto_select.c \

@@ -35,7 +35,7 @@ tests_module_test_module_SOURCES = tests/module/test_module.c \
 	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/test.h
 tests_module_test_module_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
-	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
 tests_module_test_module_LDADD = tests/libtokenctl.la common/libcommon.la \
 	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 

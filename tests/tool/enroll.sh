@@ -79,6 +79,20 @@ run --timeout 0 -u alice
 [ "$RC" -ne 0 ] && [ ! -s "$WORK/out" ]
 ok $? "no key discovered: non-zero exit, stdout empty"
 
+# A unix: socket in a directory others may write to (anyone could have
+# bound it): refused without waiting, and the message says why.
+mkdir "$WORK/open" && chmod 0777 "$WORK/open" &&
+    token open/t --presence now || { echo "Bail out! softtoken"; exit 1; }
+run --timeout 30 --device "unix:$WORK/open/t.sock" -u alice
+[ "$RC" -ne 0 ] && [ ! -s "$WORK/out" ]
+ok $? "unix: socket in a world-writable directory: refused, stdout empty"
+grep -q "refusing unix:$WORK/open/t.sock: .*owned by root or by you.*writable by group or others" "$WORK/err" &&
+    ! grep -q 'waiting up to' "$WORK/err"
+ok $? "the refusal names the socket and the rule, without waiting"
+chmod 0755 "$WORK/open"
+run --device "unix:$WORK/open/t.sock" -u alice
+expect 0 "the same socket once the directory is not writable: enrolls"
+
 # A key we may not open: root opens anything, so only without root.
 if [ "$(id -u)" != 0 ]; then
 	# (softtoken's own start-up check fails on a socket it cannot
