@@ -26,7 +26,8 @@ common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) \
 	$(LIBU2FHOST_LIBS) -lpthread
 # The optional libu2f-host transport backend (--with-libu2f-host).
 if WITH_LIBU2F_HOST
-common_libcommon_la_SOURCES += common/dev_u2fh.c common/dev_u2fh.h
+common_libcommon_la_SOURCES += common/dev_u2fh.c common/dev_u2fh.h \
+	common/dev_u2fh_job.c common/dev_u2fh_int.h
 else
 common_libcommon_la_SOURCES += common/dev_u2fh_none.c
 endif
