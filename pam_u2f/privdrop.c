@@ -7,7 +7,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "privdrop.h"
 
 /* glibc's setgroups/setresuid broadcast to every thread; the system calls

@@ -14,11 +14,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "hid.h"
+#include "base/err.h"
+#include "transport/hid.h"
 #include "test.h"
-#include "unixdev.h"
-#include "unixpath.h"
+#include "transport/unixdev.h"
+#include "transport/unixpath.h"
 
 #define OTHER_UID 4242
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dev.h"
+#include "device/dev.h"
 #include "softtoken/token.h"
 
 #define ORIGIN "pam://test-host"
@@ -54,7 +54,7 @@ unsigned u2fhfix_calls(void);
 /* Let every hung call return, and wait until none is running: 0, or -1
  * if some still run after 1000 naps of 10 ms. Run by u2fhfix_reset. */
 int u2fhfix_settle(void);
-/* dev_u2fh_open_with the stand-in, within OPEN_MS. */
+/* dev_u2fh_open_all with the stand-in, within OPEN_MS. */
 int u2fhfix_open(size_t max, struct dev ***devs, size_t *n, int *first);
 /* What u2fh_sendrecv writes for a reply of d bytes: whole frame
  * payloads, 57 bytes from the init frame, 59 per continuation. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Collects what the parser logs. */
 struct sink {

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "privdrop.h"
 #include "test.h"
 
