@@ -1,12 +1,18 @@
 #!/bin/sh
 # Lint man/pam_u2f.conf.5 with mandoc (skipped when mandoc is missing) and
-# check that it documents every key of the schema in common/conf.c.
+# check that it documents every key of the file in the options table,
+# common/conf/opts.h (the rows whose "where" has CONF_IN_FILE: CONF_FM or
+# CONF_FMT).
 . "${top_srcdir:-.}/tests/manlint.lib"
-src="${top_srcdir:-.}/common/conf/conf.c"
+src="${top_srcdir:-.}/common/conf/opts.h"
 manlint_start "${top_srcdir:-.}/man/pam_u2f.conf.5" 2
 manlint_lint 1 pam_u2f.conf.5
-keys=$(sed -n 's/^[[:space:]]*\[CONF_[A-Z_]*\] = {[[:space:]]*"\([a-z_]*\)".*/\1/p' \
-    "$src")
+keys=$(awk '/^#define CONF_OPTIONS/ { on = 1; next }
+    on && /clang-format on/ { on = 0 }
+    on { sub(/\\$/, ""); printf "%s ", $0 }' "$src" | sed 's/X(/\n/g' |
+    awk -F', *' '{ for (i = 3; i <= NF; i++) if ($i ~ /^CONF_(FMT?|MT)$/) {
+	if ($i ~ /^CONF_FMT?$/) { gsub(/"/, "", $2); print $2 }
+	break } }')
 missing=""
 n=0
 for k in $keys; do
@@ -16,6 +22,6 @@ done
 if [ "$n" -ge 23 ] && [ -z "$missing" ]; then
 	echo "ok 2 - pam_u2f.conf.5 documents all $n keys"
 else
-	echo "# keys found in conf.c: $n; undocumented:$missing"
+	echo "# keys found in opts.h: $n; undocumented:$missing"
 	echo "not ok 2 - pam_u2f.conf.5 documents every key"
 fi
