@@ -35,10 +35,17 @@
 
 #define CONF_VALUES(...) ((const char *const[]){__VA_ARGS__, NULL})
 
+#define CONF_TEXT(x) CONF_TEXT_(x)
+#define CONF_TEXT_(x) #x
+
 #define CONF_TIMEOUT_MIN 1 /* seconds, as timeout= */
 #define CONF_TIMEOUT_MAX 3600
+#define CONF_TIMEOUT_DEFAULT 30
 #define CONF_MAX_DEVICES_MIN 0 /* as max_devices=: 0 is the default */
 #define CONF_MAX_DEVICES_MAX 1024
+#define CONF_MAX_DEVICES_DEFAULT 24 /* as pam-u2f */
+#define CONF_PROMPT_DEFAULT "Insert your U2F device, then press ENTER."
+#define CONF_CUE_DEFAULT "Please touch the device."
 
 /* clang-format off */
 #define CONF_OPTIONS(X)                                                        \
@@ -64,19 +71,20 @@ X(OPENASUSER, "openasuser", BOOL, NONE, 0, 0, NULL, "false", CONF_FM,          \
 X(ALWAYSOK, "alwaysok", BOOL, NONE, 0, 0, NULL, "false", CONF_FM, alwaysok,    \
     "succeed even when the second factor fails")                              \
 X(MAX_DEVICES, "max_devices", INT, ZERO_DEFAULT, CONF_MAX_DEVICES_MIN,         \
-    CONF_MAX_DEVICES_MAX, NULL, "24", CONF_FM, max_devices,                    \
+    CONF_MAX_DEVICES_MAX, NULL, CONF_TEXT(CONF_MAX_DEVICES_DEFAULT), CONF_FM,  \
+    max_devices,                                                               \
     "use at most this many keys (0: the default)")                            \
 X(INTERACTIVE, "interactive", BOOL, NONE, 0, 0, NULL, "false", CONF_FM,        \
     interactive, "prompt, then wait for a key to be plugged in")              \
-X(PROMPT, "prompt", STR, NONEMPTY, 0, 0, NULL,                                 \
-    "Insert your U2F device, then press ENTER.", CONF_FM, prompt,              \
+X(PROMPT, "prompt", STR, NONEMPTY, 0, 0, NULL, CONF_PROMPT_DEFAULT, CONF_FM,  \
+    prompt,                                                                    \
     "the interactive prompt")                                                  \
 X(MANUAL, "manual", BOOL, NONE, 0, 0, NULL, "false", CONF_FM, manual,          \
     "challenges and answers through the conversation")                        \
 X(CUE, "cue", BOOL, NONE, 0, 0, NULL, "false", CONF_FM, cue,                   \
     "show cue_prompt before waiting for the touch")                           \
-X(CUE_PROMPT, "cue_prompt", STR, NONEMPTY, 0, 0, NULL,                         \
-    "Please touch the device.", CONF_FM, cue_prompt, "the cue")                \
+X(CUE_PROMPT, "cue_prompt", STR, NONEMPTY, 0, 0, NULL, CONF_CUE_DEFAULT,      \
+    CONF_FM, cue_prompt, "the cue")                                            \
 X(NODETECT, "nodetect", BOOL, NONE, 0, 0, NULL, "false", CONF_FM, nodetect,    \
     "do not ask the keys which credentials they hold")                        \
 X(USERPRESENCE, "userpresence", INT, NONE, -1, 1, NULL, "-1", CONF_FM,         \
@@ -88,7 +96,8 @@ X(PINVERIFICATION, "pinverification", INT, NONE, -1, 1, NULL, "-1", CONF_FM,  \
 X(SSHFORMAT, "sshformat", BOOL, NONE, 0, 0, NULL, "false", CONF_FM,            \
     sshformat, "the mapping file is an OpenSSH sk key file")                  \
 X(TIMEOUT, "timeout", INT, NONE, CONF_TIMEOUT_MIN, CONF_TIMEOUT_MAX, NULL,     \
-    "30", CONF_FMT, timeout, "seconds to wait for the touch")                 \
+    CONF_TEXT(CONF_TIMEOUT_DEFAULT), CONF_FMT, timeout,                        \
+    "seconds to wait for the touch")                                           \
 X(DEVICES, "devices", LIST, DEVICE, 0, 0, NULL, NULL, CONF_FMT, devices,       \
     "these keys instead of discovery (/dev/... or unix:/...)")                \
 X(CONF, "conf", STR, NONEMPTY, 0, 0, NULL, NULL, CONF_MT, conf,                \
