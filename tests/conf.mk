@@ -77,3 +77,15 @@ tests_module_test_confmod_LDADD = tests/libtokenctl.la common/libcommon.la \
 # Phase 2: pamu2fcfg and pam_u2f.so agree through the file.
 TESTS += tests/conf_agree.sh
 dist_check_SCRIPTS += tests/conf_agree.sh
+
+# The options table reaches every source it names: module arguments, the
+# file and pamu2fcfg (common/conf/opts.h, row by row).
+check_PROGRAMS += tests/module/test_opttable
+TESTS += tests/module/test_opttable
+tests_module_test_opttable_SOURCES = tests/module/test_opttable.c \
+	tests/module/argsfix.h tests/test.h \
+	tools/opts.c tools/config.c tools/msg.c tools/tool.h
+tests_module_test_opttable_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/tools
+tests_module_test_opttable_LDADD = pam_u2f/libmodule.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS)
