@@ -2,9 +2,12 @@
  * $(sysconfdir)/security/pam_u2f.conf, parsed with libconfuse (conf.c is
  * the only file that includes <confuse.h>).
  *
- * Precedence is built-in defaults < this file < module arguments or
- * command-line options: struct conf holds only what the file said, with a
- * "set" bit per key, and the caller applies it before its own arguments.
+ * Every option is a row of the table in opts.h. Precedence is built-in
+ * defaults < this file < module arguments or command-line options: a
+ * struct conf holds what one source said (this file, the module's
+ * arguments, pamu2fcfg's command line), with a "set" bit per option;
+ * conf_merge puts one source over another and conf_defaults fills in the
+ * rest.
  *
  * Before parsing, the file is read with safefile_read: not a symbolic
  * link, a regular file, owned by root, not group- or world-writable, at

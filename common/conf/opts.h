@@ -11,11 +11,14 @@
  *   default  the built-in value as text (NULL: none, or computed by the
  *            module: origin is pam://HOSTNAME, appid the origin)
  *   where    CONF_IN_FILE (a key of pam_u2f.conf), CONF_IN_MODULE (a
- *            module argument), CONF_IN_TOOL (pamu2fcfg has it: from the
- *            file for a file key, else as its own option)
+ *            module argument), CONF_IN_TOOL (pamu2fcfg takes it: a key
+ *            from the file, and under its own option where it has one);
+ *            written CONF_FM, CONF_FMT or CONF_MT, the three tokens that
+ *            tests/conf_manlint.sh reads (test_opttable checks)
  *   field    the member of struct conf (conf.h) and of the module's
  *            struct options, both generated from this table
- *   doc      one line for pam_u2f.conf(5) and pam_u2f(8)
+ *   doc      one line on what it does (pam_u2f.conf(5) and pam_u2f(8)
+ *            say more; tests/conf_manlint.sh checks they name every row)
  *
  * Keys of the file come first: conf.h's CONF_NKEYS counts them, and the
  * rows after them have no key in the file (a static assertion in opts.c

@@ -397,6 +397,8 @@ test_rows(void)
 	for (k = 0; k < CONF_NOPTS; k++) {
 		d = conf_opt((enum conf_key)k);
 		T_TRUE(conf_opt_find(d->name, strlen(d->name)) == k);
+		T_TRUE(d->where == CONF_FM || d->where == CONF_FMT ||
+		    d->where == CONF_MT);
 		T_TRUE(((d->where & CONF_IN_FILE) != 0) == (k < CONF_NKEYS));
 		T_TRUE((k < CONF_NKEYS) ==
 		    (conf_key_name((enum conf_key)k) != NULL));
