@@ -78,11 +78,12 @@ arg_unbracket(const char *arg, char **out)
 }
 
 /* One argument, name=value or a bare boolean name, into a (the
- * arguments' own struct conf) through the table's setter. */
+ * arguments' own struct conf) through the table's setter; a refusal is
+ * one line with the argument and the setter's reason. */
 static int
 arg_one(struct conf *a, const char *raw, const struct log *errlog)
 {
-	char *arg = NULL, *eq, why[ARGS_WHY_MAX];
+	char *arg = NULL, *eq, why[ARGS_WHY_MAX] = "";
 	enum conf_key k;
 	int r;
 
@@ -97,7 +98,8 @@ arg_one(struct conf *a, const char *raw, const struct log *errlog)
 	    a, k, CONF_SRC_ARG, eq != NULL ? eq + 1 : NULL, why, sizeof(why));
 fail:
 	if (r == ERR_CONFIG)
-		log_msg(errlog, "invalid module argument \"%s\"", raw);
+		log_msg(errlog, "invalid module argument \"%s\"%s%s", raw,
+		    why[0] != '\0' ? ": " : "", why);
 	free(arg);
 	return r;
 }
