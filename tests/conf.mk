@@ -23,6 +23,13 @@ tests_test_confscan_SOURCES = tests/test_confscan.c tests/conffix.h \
 tests_test_confscan_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
+# The options table's setter, merge and defaults (common/conf/opts.c).
+check_PROGRAMS += tests/test_confopts
+TESTS += tests/test_confopts
+tests_test_confopts_SOURCES = tests/test_confopts.c tests/test.h
+tests_test_confopts_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
+
 EXTRA_DIST += etc/pam_u2f.conf.example
 
 pamconfdir = $(sysconfdir)/security
