@@ -64,14 +64,6 @@ conf_key_name(enum conf_key k)
 	return conf_opt(k)->name;
 }
 
-bool
-conf_isset(const struct conf *c, enum conf_key k)
-{
-	if (c == NULL || (unsigned int)k >= CONF_NOPTS)
-		return false;
-	return (c->set & (UINT32_C(1) << (unsigned int)k)) != 0;
-}
-
 static struct conf_ctx *
 conf_ctx_of(cfg_t *cfg)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "conf.h"
+#include "opts.h"
 #include "base/err.h"
 
 #define OPT_QUOTE_MAX 64 /* bytes of a value shown in a message */
@@ -70,6 +70,14 @@ conf_opt_value(enum conf_key k, int v)
 		if (i == v)
 			return d->values[i];
 	return NULL;
+}
+
+bool
+conf_isset(const struct conf *c, enum conf_key k)
+{
+	if (c == NULL || (unsigned int)k >= CONF_NOPTS)
+		return false;
+	return (c->set & (UINT32_C(1) << (unsigned int)k)) != 0;
 }
 
 void
