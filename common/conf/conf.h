@@ -19,13 +19,13 @@
 #ifndef PU_CONF_H
 #define PU_CONF_H
 
+#include "confscan.h" /* CONF_MAX_SIZE */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "opts.h" /* the options, struct conf and its setter */
-
-#define CONF_MAX_SIZE (64 * 1024) /* bytes */
 
 /* The default path, $(sysconfdir)/security/pam_u2f.conf; never NULL. */
 const char *conf_default_path(void);
