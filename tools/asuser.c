@@ -25,8 +25,8 @@ tool_own_file(const struct tool_opts *o)
 {
 	if (o->mode == TOOL_PRINT || o->file != NULL)
 		return false;
-	return o->conf_authfile == NULL || o->conf_authfile[0] == '\0' ||
-	    o->conf_authfile[0] != '/';
+	return o->cf.authfile == NULL || o->cf.authfile[0] == '\0' ||
+	    o->cf.authfile[0] != '/';
 }
 
 static int

@@ -68,8 +68,8 @@ devwhy_paths(const struct tool_opts *o)
 	size_t i;
 	int r;
 
-	for (i = 0; i < o->ndevices; i++)
-		if ((r = check_one(o->devices[i])) != ERR_OK)
+	for (i = 0; i < o->cf.ndevices; i++)
+		if ((r = check_one(o->cf.devices[i])) != ERR_OK)
 			return r;
 	return ERR_OK;
 }
@@ -87,7 +87,7 @@ said_report_ids(void *arg, const char *name)
 void
 devwhy_report_ids(const struct tool_opts *o)
 {
-	if (o->ndevices == 0 && o->backend == DEV_BACKEND_NATIVE)
+	if (o->cf.ndevices == 0 && o->backend == DEV_BACKEND_NATIVE)
 		(void)hidraw_node_report_ids_at(
 		    DEVWHY_SYSFS, said_report_ids, NULL);
 }
@@ -118,7 +118,7 @@ devwhy_mute(int err)
 void
 devwhy_say_mute(const struct tool_opts *o, int err)
 {
-	const char *where = o->ndevices == 1 ? o->devices[0] : NULL;
+	const char *where = o->cf.ndevices == 1 ? o->cf.devices[0] : NULL;
 
 	tool_msg("a security key was found%s%s but did not answer (%s)%s; "
 		 "unplug it and plug it in again",
