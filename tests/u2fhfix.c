@@ -22,8 +22,10 @@ static char statedir[] = "/tmp/test_u2fh.XXXXXX";
 static void
 hang(void)
 {
-	for (;;)
-		(void)poll(NULL, 0, 1000);
+	for (;;) {
+		(void)poll(NULL, 0, U2FHFIX_HANG_SLICE_MS);
+		u2fhfix_fk.hang_slices++;
+	}
 }
 
 static int
@@ -125,8 +127,8 @@ static const struct dev_u2fh_lib fake_lib = {
     .sendrecv = fake_sendrecv,
     .done = fake_done,
     .version = fake_version,
-    .xfer_ms = 300,
-    .discover_ms = 300,
+    .xfer_ms = U2FHFIX_XFER_MS,
+    .discover_ms = U2FHFIX_DISCOVER_MS,
 };
 
 int
