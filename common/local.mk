@@ -52,7 +52,9 @@ common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPAM_U2F_CONF_DEFAULT='"$(sysconfdir)/security/pam_u2f.conf"'
 
 common_transport_libtransport_la_SOURCES = \
-	common/transport/hid.c common/transport/hid.h \
+	common/transport/xport.c common/transport/xport.h \
+	common/transport/xport_int.h common/transport/hid.h \
+	common/transport/devinfo.c common/transport/devinfo.h \
 	common/transport/ctaphid.c common/transport/ctaphid.h \
 	common/transport/hidraw.c common/transport/hidraw_rdesc.c \
 	common/transport/hidraw.h \
@@ -67,15 +69,17 @@ common_transport_libtransport_la_SOURCES += common/transport/u2fh_none.c
 endif
 
 common_proto_libproto_la_SOURCES = \
+	common/proto/proto.c common/proto/proto.h \
 	common/proto/u2f.c common/proto/u2f.h \
 	common/proto/u2f_op.c
 
 common_device_libdevice_la_SOURCES = \
 	common/device/dev.c common/device/dev.h \
-	common/device/dev_int.h common/device/devset.c
+	common/device/devset.c common/device/devxports.c
 
 common_auth_libauth_la_SOURCES = \
 	common/auth/auth.c common/auth/auth.h \
+	common/auth/wait.c common/auth/wait.h \
 	common/auth/manual.c common/auth/manual.h
 
 # Every source of every layer, for builds that compile them again with

@@ -120,6 +120,7 @@ touch_run(struct call *c)
 		    (unsigned long)res.assertion.counter);
 	else
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
+	auth_result_clear(&res);
 fail:
 	dev_close_all(devs, ndevs);
 	return r;

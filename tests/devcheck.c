@@ -169,6 +169,7 @@ cmd_auth(struct dc *dc, const struct cred *c)
 		printf("ok counter %u flags %02x on %s\n",
 		    res.assertion.counter, res.assertion.flags,
 		    dev_path(dc->devs[res.dev_index]));
+	auth_result_clear(&res);
 	return r;
 }
 

@@ -39,8 +39,8 @@ test_libu2fhost_only_when_built(void)
 	T_TRUE(dev_u2fh_version() == NULL);
 	T_EQ_ERR(dev_backend_parse("libu2f-host", &b), ERR_UNSUPPORTED);
 	T_EQ_INT(b, DEV_BACKEND_NATIVE);
-	T_EQ_ERR(dev_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, NULL,
-		     100, 0, &devs, &n, NULL),
+	T_EQ_ERR(dev_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, NULL, 100,
+		     0, &devs, &n, NULL),
 	    ERR_UNSUPPORTED);
 	T_TRUE(devs == NULL);
 	T_EQ_INT(n, 0);
@@ -57,8 +57,8 @@ test_native_is_dev_open_all(void)
 	size_t n = 9;
 	int first = ERR_OK;
 
-	T_EQ_ERR(dev_open_backend(DEV_BACKEND_NATIVE, paths, 1, 0, NULL, 100,
-		     0, &devs, &n, &first),
+	T_EQ_ERR(dev_open_backend(DEV_BACKEND_NATIVE, paths, 1, 0, NULL, 100, 0,
+		     &devs, &n, &first),
 	    ERR_OK);
 	T_EQ_INT(n, 0);
 	T_TRUE(first != ERR_OK);

@@ -68,6 +68,7 @@ run_auth(const char *const *paths, size_t npaths, const struct auth_req *req,
 	    paths, npaths, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first);
 	if (r == ERR_OK)
 		r = auth_run(devs, ndevs, req, res);
+	auth_result_clear(res);
 	dev_close_all(devs, ndevs);
 	return r;
 }

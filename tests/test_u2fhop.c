@@ -46,16 +46,17 @@ assert_once(struct dev *d, const struct cred *c, struct assertion *out)
 	int64_t deadline = util_now_ms() + OP_MS;
 	int r;
 
+	memset(out, 0, sizeof(*out));
 	memset(&req, 0, sizeof(req));
 	req.rp_id = ORIGIN;
-	req.cred = c;
+	req.allow = c;
+	req.nallow = 1;
 	req.presence = true;
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
-	    (r = dev_assert_begin(d, &req)) != ERR_OK)
+	    (r = dev_assert_begin(d, &req, deadline)) != ERR_OK)
 		return r;
-	do {
-		r = dev_assert_poll(d, out, util_ms_left(deadline));
-	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
+	r = dev_assert_wait(d, out, util_ms_left(deadline));
+	assertion_clear(out); /* the scalar fields stay */
 	return r;
 }
 
@@ -259,6 +260,7 @@ test_auth_run_and_cancel(void)
 	req.presence = true;
 	req.timeout_ms = OP_MS;
 	T_EQ_ERR(auth_run(devs, n, &req, &res), ERR_OK);
+	auth_result_clear(&res);
 	T_EQ_INT(res.assertion.counter, token_counter(u2fhfix_fk.tok));
 	if (n == 1) {
 		/* Begin, cancel, begin again: only the second is sent. */
@@ -266,9 +268,11 @@ test_auth_run_and_cancel(void)
 
 		memset(&ar, 0, sizeof(ar));
 		ar.rp_id = ORIGIN;
-		ar.cred = &reg.cred;
+		ar.allow = &reg.cred;
+		ar.nallow = 1;
 		ar.presence = true;
-		T_EQ_ERR(dev_assert_begin(devs[0], &ar), ERR_OK);
+		T_EQ_ERR(dev_assert_begin(devs[0], &ar, util_now_ms() + OP_MS),
+		    ERR_OK);
 		u2fhfix_fk.sends = 0;
 		dev_cancel(devs[0]);
 		T_EQ_INT(u2fhfix_fk.sends, 0);
@@ -321,6 +325,7 @@ test_endless_keepalive_cut_off(void)
 	req.presence = true;
 	req.timeout_ms = 10000;
 	T_TRUE(auth_run(devs, n, &req, &res) != ERR_OK);
+	auth_result_clear(&res);
 	T_TRUE(cut_at(u2fhfix_fk.hang_slices, U2FHFIX_XFER_MS));
 	u2fhfix_fk.hang_ins = -1; /* dropped for good, even if it heals */
 	if (n == 1)

@@ -53,7 +53,7 @@ int u2fhfix_cleanup(void);
  * -1 if the token could not be made. The tokens of one test program
  * share their keys, so a credential registered on one is held by all. */
 int u2fhfix_reset(unsigned faults);
-/* dev_u2fh_open_with the stand-in, within OPEN_MS. */
+/* dev_u2fh_open_all with the stand-in, within OPEN_MS. */
 int u2fhfix_open(size_t max, struct dev ***devs, size_t *n, int *first);
 /* What u2fh_sendrecv writes for a reply of d bytes: whole frame
  * payloads, 57 bytes from the init frame, 59 per continuation. */

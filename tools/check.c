@@ -55,6 +55,7 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 		enroll_explain_open(o, r);
 	else if (r != ERR_OK)
 		tool_msg("authentication failed: %s", err_str(r));
+	auth_result_clear(&res);
 fail:
 	dev_close_all(devs, ndevs);
 	return r;

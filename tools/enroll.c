@@ -124,7 +124,7 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 static void
 explain_denied(void)
 {
-	struct hid_devinfo *list = NULL;
+	struct xport_info *list = NULL;
 	struct group *gr;
 	struct passwd *pw;
 	struct stat st;
@@ -144,7 +144,7 @@ explain_denied(void)
 		    gr != NULL ? gr->gr_name : "?",
 		    (unsigned)(st.st_mode & 07777));
 	}
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 }
 
 /* One sentence a person understands for a failure to find or use a key. */
@@ -181,7 +181,7 @@ enroll_explain_open(const struct tool_opts *o, int err)
 }
 
 static const char *
-product_of(const char *path, struct hid_devinfo *list, size_t n)
+product_of(const char *path, struct xport_info *list, size_t n)
 {
 	size_t i;
 
@@ -196,7 +196,7 @@ static void
 show_verbose(const struct tool_opts *o, const struct reg_result *res,
     const struct dev *d)
 {
-	struct hid_devinfo *list = NULL;
+	struct xport_info *list = NULL;
 	const char *product = NULL;
 	char *subject = NULL;
 	size_t n = 0;
@@ -211,7 +211,7 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
 	tool_msg("device: %s (%s)%s%s", dev_path(d), dev_proto_name(d),
 	    product != NULL && *product != '\0' ? " " : "",
 	    product != NULL ? product : "");
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 	free(subject);
 }
 

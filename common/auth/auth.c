@@ -1,4 +1,5 @@
-/* One touch, however many keys: probe, cue, wait on all, first wins. */
+/* One touch, however many keys: ask every device, cue, wait on all in one
+ * poll(2), first verified answer wins, cancel the others. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -6,182 +7,153 @@
 
 #include "auth.h"
 #include "base/err.h"
+#include "wait.h"
 
-#define AUTH_PROBE_MS 3000 /* a check-only probe needs no touch */
-#define AUTH_SLICE_MS 20   /* time given to one device per round */
-
-/* Per-device candidates: the credentials this device may hold, in order;
- * `next` is the one being asked for, `active` false once it is out. */
-struct auth_slot {
-	size_t *cand;
-	size_t ncand;
-	size_t next;
-	int active;
-	/* The first device error other than "not mine". */
-	int err;
+/* What a step of one device needs. */
+struct auth_op {
+	struct dev **devs;
+	const struct log *log;
+	struct assertion *as;  /* auth_run */
+	struct reg_result *rr; /* auth_register */
 };
-
-static const char *
-auth_rp(const struct auth_req *req, const struct cred *c)
-{
-	return (c->flags & CRED_APPID) ? req->appid : req->origin;
-}
 
 static int
 auth_check_creds(const struct auth_req *req)
 {
+	const char *why;
 	size_t i;
 
 	if (req->ncreds == 0)
 		return ERR_NOT_FOUND;
 	for (i = 0; i < req->ncreds; i++) {
-		const struct cred *c = &req->creds[i];
-
-		if (c->type != COSE_ES256 ||
-		    (c->flags &
-			(CRED_PIN | CRED_VERIFICATION | CRED_RESIDENT))) {
+		if (proto_cred_supported(&req->creds[i], &why) != ERR_OK) {
 			log_msg(req->log,
-			    "%s: credential %zu needs FIDO2 "
-			    "(type, pin, verification or resident key): not "
+			    "%s: credential %zu needs FIDO2 (%s): not "
 			    "supported",
-			    __func__, i + 1);
+			    __func__, i + 1, why);
 			return ERR_UNSUPPORTED;
 		}
 	}
 	return ERR_OK;
 }
 
-/* Fill slot with the credentials dev holds (probe), or all of them. */
 static int
-auth_probe_dev(struct dev *d, const struct auth_req *req, int64_t deadline,
-    struct auth_slot *slot)
+auth_assert_step(void *arg, size_t i)
+{
+	struct auth_op *op = arg;
+	int r;
+
+	if ((r = dev_assert_step(op->devs[i], op->as)) != ERR_OK &&
+	    r != ERR_PENDING)
+		log_msg(op->log, "%s: %s: %s", "auth_run",
+		    dev_path(op->devs[i]), err_str(r));
+	return r;
+}
+
+static int
+auth_reg_step(void *arg, size_t i)
+{
+	struct auth_op *op = arg;
+	int r;
+
+	if ((r = dev_register_step(op->devs[i], op->rr)) != ERR_OK &&
+	    r != ERR_PENDING)
+		log_msg(op->log, "%s: %s: %s", "auth_register",
+		    dev_path(op->devs[i]), err_str(r));
+	return r;
+}
+
+/* Cancel what is still going on, except on the winner. */
+static void
+auth_cancel_rest(
+    struct dev **devs, size_t ndevs, const bool *active, int r, size_t winner)
 {
 	size_t i;
-	int r, ms;
 
-	if ((slot->cand = calloc(req->ncreds, sizeof(size_t))) == NULL)
-		return ERR_NOMEM;
-	for (i = 0; i < req->ncreds; i++) {
-		if (req->nodetect) {
-			slot->cand[slot->ncand++] = i;
+	for (i = 0; i < ndevs; i++)
+		if (active[i] && (r != ERR_OK || i != winner))
+			dev_cancel(devs[i]);
+}
+
+/* Begin on every device: *nactive devices hold a credential; *dev_err
+ * keeps the first device error other than "not mine". */
+static int
+auth_begin_all(struct dev **devs, size_t ndevs, const struct auth_req *req,
+    const struct assert_req *ar, int64_t deadline, bool *active,
+    size_t *nactive, int *dev_err)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < ndevs; i++) {
+		if ((r = dev_assert_begin(devs[i], ar, deadline)) == ERR_OK) {
+			active[i] = true;
+			(*nactive)++;
 			continue;
 		}
-		ms = util_ms_left(deadline);
-		r = dev_probe(d, auth_rp(req, &req->creds[i]), &req->creds[i],
-		    ms < AUTH_PROBE_MS ? ms : AUTH_PROBE_MS);
-		if (r == ERR_OK)
-			slot->cand[slot->ncand++] = i;
-		else if (r != ERR_WRONG_KH) {
-			log_msg(req->log, "%s: %s: probe failed: %s", __func__,
-			    dev_path(d), err_str(r));
-			slot->ncand = 0;
-			slot->err = r;
+		if (r == ERR_NOMEM || r == ERR_RANDOM)
 			return r;
+		if (r != ERR_WRONG_KH) {
+			log_msg(req->log, "%s: %s: %s", "auth_run",
+			    dev_path(devs[i]), err_str(r));
+			if (*dev_err == ERR_OK)
+				*dev_err = r;
 		}
 	}
-	log_msg(req->log, "%s: %s holds %zu of %zu credentials", __func__,
-	    dev_path(d), slot->ncand, req->ncreds);
 	return ERR_OK;
 }
 
-static int
-auth_begin(struct dev *d, const struct auth_req *req, struct auth_slot *slot,
-    struct auth_result *res)
+static void
+auth_assert_req(const struct auth_req *req, struct assert_req *ar)
 {
+	memset(ar, 0, sizeof(*ar));
+	ar->rp_id = req->origin;
+	ar->appid = req->appid;
+	ar->allow = req->creds;
+	ar->nallow = req->ncreds;
+	ar->presence = req->presence;
+	ar->probe = !req->nodetect;
+}
+
+static int
+auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
+    struct auth_result *res, bool *active, int64_t deadline)
+{
+	struct auth_op op = {devs, req->log, &res->assertion, NULL};
 	struct assert_req ar;
-	int r;
+	size_t nactive = 0;
+	int r, dev_err = ERR_OK;
 
-	while (slot->next < slot->ncand) {
-		memset(&ar, 0, sizeof(ar));
-		ar.cred = &req->creds[slot->cand[slot->next]];
-		ar.rp_id = auth_rp(req, ar.cred);
-		ar.presence = req->presence;
-		if ((r = util_random(ar.cdh, sizeof(ar.cdh))) != ERR_OK)
-			return r;
-		r = dev_assert_begin(d, &ar);
-		util_wipe(&ar, sizeof(ar));
-		if (r == ERR_OK) {
-			slot->active = 1;
-			res->presence_requests++;
-			return ERR_OK;
-		}
-		log_msg(
-		    req->log, "%s: %s: %s", __func__, dev_path(d), err_str(r));
-		if (r != ERR_WRONG_KH && slot->err == ERR_OK)
-			slot->err = r;
-		slot->next++;
+	auth_assert_req(req, &ar);
+	if ((r = util_random(ar.cdh, sizeof(ar.cdh))) != ERR_OK ||
+	    (r = auth_begin_all(devs, ndevs, req, &ar, deadline, active,
+		 &nactive, &dev_err)) != ERR_OK)
+		goto fail;
+	res->presence_requests = nactive;
+	if (nactive == 0) {
+		/* "No key holds it" only if no device failed: a device
+		 * that broke or went away is named instead. */
+		r = dev_err != ERR_OK ? dev_err : ERR_WRONG_KH;
+		goto fail;
 	}
-	slot->active = 0;
-	return ERR_WRONG_KH;
-}
-
-/* One round: give each active device a slice. ERR_OK with a winner,
- * ERR_PENDING to go on, or the last error once no device is left. */
-static int
-auth_round(struct dev **devs, size_t ndevs, const struct auth_req *req,
-    struct auth_slot *slots, struct auth_result *res, int64_t deadline)
-{
-	size_t i, left = 0;
-	int r, last = ERR_WRONG_KH, ms;
-
-	for (i = 0; i < ndevs; i++) {
-		if (!slots[i].active)
-			continue;
-		ms = util_ms_left(deadline);
-		r = dev_assert_poll(devs[i], &res->assertion,
-		    ms < AUTH_SLICE_MS ? ms : AUTH_SLICE_MS);
-		if (r == ERR_OK) {
-			res->dev_index = i;
-			res->cred_index = slots[i].cand[slots[i].next];
-			return ERR_OK;
-		}
-		if (r == ERR_WRONG_KH && req->nodetect) {
-			slots[i].next++;
-			r = auth_begin(devs[i], req, &slots[i], res);
-		} else if (r != ERR_PENDING) {
-			slots[i].active = 0;
-			log_msg(req->log, "%s: %s: %s", __func__,
-			    dev_path(devs[i]), err_str(r));
-		}
-		if (r != ERR_PENDING && r != ERR_OK)
-			last = r;
-		left += slots[i].active ? 1 : 0;
-	}
-	return left > 0 ? ERR_PENDING : last;
-}
-
-static int
-auth_wait(struct dev **devs, size_t ndevs, const struct auth_req *req,
-    struct auth_slot *slots, struct auth_result *res, int64_t deadline)
-{
-	size_t i, held = 0;
-	int r = ERR_WRONG_KH;
-
-	for (i = 0; i < ndevs; i++)
-		held += slots[i].ncand;
-	if (held == 0)
-		return ERR_WRONG_KH;
 	if (req->cue != NULL)
 		req->cue(req->cue_arg);
-	for (i = 0; i < ndevs; i++)
-		if (slots[i].ncand > 0)
-			(void)auth_begin(devs[i], req, &slots[i], res);
-	do {
-		r = auth_round(devs, ndevs, req, slots, res, deadline);
-	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
-	for (i = 0; i < ndevs; i++)
-		if (slots[i].active && (r != ERR_OK || i != res->dev_index))
-			dev_cancel(devs[i]);
-	return r == ERR_PENDING ? ERR_TIMEOUT : r;
+	r = wait_run(devs, ndevs, active, auth_assert_step, &op, deadline,
+	    &res->dev_index, &res->wait);
+	auth_cancel_rest(devs, ndevs, active, r, res->dev_index);
+	if (r == ERR_WRONG_KH && dev_err != ERR_OK)
+		r = dev_err;
+fail:
+	util_wipe(&ar, sizeof(ar));
+	return r;
 }
 
 int
 auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res)
 {
-	struct auth_slot *slots = NULL;
 	int64_t deadline = util_now_ms() + req->timeout_ms;
-	size_t i;
+	bool *active = NULL;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -189,60 +161,31 @@ auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		return r;
 	if (ndevs == 0)
 		return ERR_NO_KEY;
-	if ((slots = calloc(ndevs, sizeof(*slots))) == NULL)
+	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
 		return ERR_NOMEM;
-	for (i = 0; i < ndevs; i++)
-		(void)auth_probe_dev(devs[i], req, deadline, &slots[i]);
-	r = auth_wait(devs, ndevs, req, slots, res, deadline);
-	/* "No key holds it" only if no device failed: a device that broke
-	 * or went away is named instead. */
-	for (i = 0; r == ERR_WRONG_KH && i < ndevs; i++)
-		if (slots[i].err != ERR_OK)
-			r = slots[i].err;
-	for (i = 0; i < ndevs; i++)
-		free(slots[i].cand);
-	free(slots);
+	r = auth_wait_assert(devs, ndevs, req, res, active, deadline);
+	if (r == ERR_OK)
+		res->cred_index = res->assertion.cred_index;
+	free(active);
 	log_msg(req->log, "%s: %s", __func__, err_str(r));
 	return r;
 }
 
-static int
-auth_reg_round(struct dev **devs, size_t ndevs, int *active,
-    struct reg_result *out, size_t *dev_index, const struct log *lg,
-    int64_t deadline)
+void
+auth_result_clear(struct auth_result *res)
 {
-	size_t i, left = 0;
-	int r, last = ERR_NO_KEY, ms;
-
-	for (i = 0; i < ndevs; i++) {
-		if (!active[i])
-			continue;
-		ms = util_ms_left(deadline);
-		r = dev_register_poll(
-		    devs[i], out, ms < AUTH_SLICE_MS ? ms : AUTH_SLICE_MS);
-		if (r == ERR_OK) {
-			*dev_index = i;
-			active[i] = 0;
-			return ERR_OK;
-		}
-		if (r != ERR_PENDING) {
-			log_msg(lg, "%s: %s: %s", __func__, dev_path(devs[i]),
-			    err_str(r));
-			active[i] = 0;
-			last = r;
-		}
-		left += active[i] ? 1 : 0;
-	}
-	return left > 0 ? ERR_PENDING : last;
+	if (res != NULL)
+		assertion_clear(&res->assertion);
 }
 
 int
 auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
 {
+	struct auth_op op = {devs, lg, NULL, out};
 	int64_t deadline = util_now_ms() + ms;
-	int *active = NULL;
-	size_t i;
+	bool *active = NULL;
+	size_t i, nactive = 0;
 	int r = ERR_NO_KEY;
 
 	if (ndevs == 0)
@@ -250,19 +193,18 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
 		return ERR_NOMEM;
 	for (i = 0; i < ndevs; i++) {
-		if ((r = dev_register_begin(devs[i], req)) == ERR_OK)
-			active[i] = 1;
-		else
+		if ((r = dev_register_begin(devs[i], req)) == ERR_OK) {
+			active[i] = true;
+			nactive++;
+		} else
 			log_msg(lg, "%s: %s: %s", __func__, dev_path(devs[i]),
 			    err_str(r));
 	}
-	do {
-		r = auth_reg_round(
-		    devs, ndevs, active, out, dev_index, lg, deadline);
-	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
-	for (i = 0; i < ndevs; i++)
-		if (active[i])
-			dev_cancel(devs[i]);
+	if (nactive > 0) {
+		r = wait_run(devs, ndevs, active, auth_reg_step, &op, deadline,
+		    dev_index, NULL);
+		auth_cancel_rest(devs, ndevs, active, r, *dev_index);
+	}
 	free(active);
-	return r == ERR_PENDING ? ERR_TIMEOUT : r;
+	return r;
 }

@@ -7,8 +7,9 @@
 #include <stddef.h>
 
 #include "base/cred.h"
-#include "device/dev.h"
 #include "base/util.h"
+#include "device/dev.h"
+#include "wait.h"
 
 struct auth_req {
 	const struct cred *creds;
@@ -26,10 +27,11 @@ struct auth_req {
 };
 
 struct auth_result {
-	size_t cred_index; /* which credential signed */
-	size_t dev_index;  /* on which device */
-	struct assertion assertion;
-	size_t presence_requests; /* requests sent that needed a touch */
+	size_t cred_index;          /* which credential signed */
+	size_t dev_index;           /* on which device */
+	struct assertion assertion; /* owned buffers: auth_result_clear */
+	size_t presence_requests;   /* devices asked for a touch */
+	struct wait_stats wait;     /* what the wait cost */
 };
 
 /* Probe every credential on every device (check-only), then wait for a
@@ -42,6 +44,9 @@ struct auth_result {
  * credential in turn with presence enforced, without a probe. */
 int auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res);
+
+/* Free what auth_run left in res (NULL-safe). */
+void auth_result_clear(struct auth_result *res);
 
 /* Register on whichever of the devices is touched first (the others are
  * cancelled); *dev_index tells which. Waits up to ms. */

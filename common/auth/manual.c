@@ -14,7 +14,7 @@
 #define MANUAL_FIELD_MAX 4096 /* longest base64 line we decode */
 
 int
-manual_challenge(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
+manual_challenge(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
     const struct cred *c, char **out)
 {
 	char *cdh64 = NULL, *kh64 = NULL;
@@ -24,7 +24,7 @@ manual_challenge(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 	if (rp_id == NULL || c == NULL || c->kh == NULL || c->kh_len == 0 ||
 	    strchr(rp_id, '\n') != NULL)
 		return ERR_INVAL;
-	if ((r = b64_encode(cdh, DEV_CDH_LEN, &cdh64)) != ERR_OK ||
+	if ((r = b64_encode(cdh, PROTO_CDH_LEN, &cdh64)) != ERR_OK ||
 	    (r = b64_encode(c->kh, c->kh_len, &kh64)) != ERR_OK)
 		goto fail;
 	if (asprintf(out, "%s\n%s\n%s\n", cdh64, rp_id, kh64) < 0) {
@@ -101,7 +101,7 @@ manual_authdata(
 }
 
 static int
-manual_check_echo(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
+manual_check_echo(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
     const struct manual_answer *a)
 {
 	uint8_t *got = NULL;
@@ -111,7 +111,7 @@ manual_check_echo(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 
 	if ((r = manual_b64(a->cdh, &got, &got_len)) != ERR_OK)
 		return r;
-	r = got_len == DEV_CDH_LEN && memcmp(got, cdh, DEV_CDH_LEN) == 0
+	r = got_len == PROTO_CDH_LEN && memcmp(got, cdh, PROTO_CDH_LEN) == 0
 	    ? ERR_OK
 	    : ERR_MISMATCH;
 	free(got);
@@ -126,14 +126,13 @@ manual_check_echo(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 }
 
 int
-manual_verify(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
+manual_verify(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
     const struct cred *c, bool presence, const struct manual_answer *a,
     struct assertion *out)
 {
 	uint8_t ad[MANUAL_AUTHDATA_LEN], hash[CRYPTO_SHA256_LEN];
 	uint8_t *cbor = NULL, *sig = NULL;
 	size_t cbor_len = 0, sig_len = 0;
-	uint32_t counter;
 	int r;
 
 	if (c == NULL || rp_id == NULL || a == NULL || out == NULL)
@@ -148,21 +147,10 @@ manual_verify(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
 		goto fail;
 	if ((r = crypto_sha256(rp_id, strlen(rp_id), hash)) != ERR_OK)
 		goto fail;
-	if (memcmp(hash, ad, CRYPTO_SHA256_LEN) != 0) {
-		r = ERR_MISMATCH; /* signed for another relying party */
+	/* The check every protocol's assertions go through. */
+	if ((r = proto_check_assertion(c, hash, cdh, presence, ad, sizeof(ad),
+		 sig, sig_len, &out->flags, &out->counter)) != ERR_OK)
 		goto fail;
-	}
-	counter = (uint32_t)ad[33] << 24 | (uint32_t)ad[34] << 16 |
-	    (uint32_t)ad[35] << 8 | ad[36];
-	if ((r = crypto_verify_u2f_auth(
-		 c->pk, ad, ad[32], counter, cdh, sig, sig_len)) != ERR_OK)
-		goto fail;
-	if (presence && (ad[32] & 0x01) == 0) {
-		r = ERR_NO_PRESENCE;
-		goto fail;
-	}
-	out->flags = ad[32];
-	out->counter = counter;
 	r = ERR_OK;
 fail:
 	free(cbor);

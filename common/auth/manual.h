@@ -8,13 +8,13 @@
 #include <stdint.h>
 
 #include "base/cred.h"
-#include "device/dev.h"
+#include "proto/proto.h"
 
-#define MANUAL_AUTHDATA_LEN 37 /* rpIdHash[32] | flags | counter[4] */
+#define MANUAL_AUTHDATA_LEN PROTO_AUTHDATA_MIN /* rpIdHash|flags|counter */
 
 /* "cdh-base64\nrp-id\ncredential-id-base64\n": the input of
  * fido2-assert -G (see fido2-assert(1)). Caller frees. */
-int manual_challenge(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
+int manual_challenge(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
     const struct cred *c, char **out);
 
 /* The four lines fido2-assert -G prints, in order. */
@@ -34,7 +34,7 @@ struct manual_answer {
  * echoes another cdh or rp id or was signed for another rp id,
  * ERR_VERIFY for a bad signature, ERR_NO_PRESENCE, ERR_UNSUPPORTED for
  * non-es256 keys. */
-int manual_verify(const uint8_t cdh[DEV_CDH_LEN], const char *rp_id,
+int manual_verify(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
     const struct cred *c, bool presence, const struct manual_answer *a,
     struct assertion *out);
 

@@ -16,12 +16,13 @@
 #ifndef PU_CONF_H
 #define PU_CONF_H
 
+#include "confscan.h" /* CONF_MAX_SIZE */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define CONF_MAX_SIZE (64 * 1024) /* bytes */
-#define CONF_TIMEOUT_MIN 1        /* seconds, as timeout= */
+#define CONF_TIMEOUT_MIN 1 /* seconds, as timeout= */
 #define CONF_TIMEOUT_MAX 3600
 #define CONF_MAX_DEVICES_MIN 0 /* as max_devices=: 0 is the default */
 #define CONF_MAX_DEVICES_MAX 1024

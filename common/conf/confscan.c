@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
 #include "confscan.h"
 #include "base/err.h"
 

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define CONF_MAX_SIZE (64 * 1024) /* bytes: the longest config file */
+
 /* Before libconfuse sees the file, it is copied through a small scanner
  * that follows the lexer's states (plain text, "..." and '...' strings,
  * comments) to refuse what the lexer would get wrong without a word:

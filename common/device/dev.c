@@ -1,18 +1,27 @@
-/* Device objects: open a transport, pick a protocol, dispatch operations. */
+/* Device objects: a transport, the protocol it speaks, that protocol's
+ * state; operations dispatched to the protocol. */
 #include "config.h"
 
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev.h"
-#include "dev_int.h"
 #include "base/err.h"
-#include "transport/hidraw.h"
+#include "dev.h"
+
+struct dev {
+	struct xport *x;
+	const struct proto *proto;
+	struct proto_ctx ctx;
+};
+
+/* The protocols we speak, in the order they are tried. */
+static const struct proto *const dev_protos[] = {&proto_u2f};
 
 int
-dev_discover(struct hid_devinfo **list, size_t *n)
+dev_discover(struct xport_info **list, size_t *n)
 {
-	return hidraw_discover(list, n);
+	return xport_discover(list, n);
 }
 
 int
@@ -37,128 +46,81 @@ dev_backend_name(enum dev_backend b)
 	return b == DEV_BACKEND_LIBU2FHOST ? "libu2f-host" : "native";
 }
 
+/* The first protocol the device speaks; its state. */
 static int
-native_send(struct dev *d, uint8_t cmd, const uint8_t *msg, size_t len)
-{
-	return ctaphid_send(d->ch, cmd, msg, len);
-}
-
-static int
-native_recv(
-    struct dev *d, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len, int ms)
-{
-	uint8_t keepalive = 0;
-	int r;
-
-	r = ctaphid_recv(d->ch, cmd, buf, cap, len, ms, &keepalive);
-	if (keepalive != 0) /* the key is working on it: not lost */
-		d->u2f.alive_at = util_now_ms();
-	return r;
-}
-
-static void
-native_cancel(struct dev *d)
-{
-	(void)ctaphid_cancel(d->ch);
-}
-
-static void
-native_close(struct dev *d)
-{
-	ctaphid_close(&d->ch);
-}
-
-static const struct dev_xport dev_xport_native = {
-    .name = "native",
-    .send = native_send,
-    .recv = native_recv,
-    .cancel = native_cancel,
-    .close = native_close,
-};
-
-int
-dev_new(const char *path, const struct log *lg, struct dev **out)
-{
-	struct dev *d = NULL;
-
-	*out = NULL;
-	if ((d = calloc(1, sizeof(*d))) == NULL)
-		return ERR_NOMEM;
-	if ((d->path = strdup(path)) == NULL) {
-		free(d);
-		return ERR_NOMEM;
-	}
-	d->log = lg;
-	*out = d;
-	return ERR_OK;
-}
-
-int
 dev_pick_proto(struct dev *d, int ms)
 {
-	int r;
-
-	if (d->ch != NULL && (d->ch->caps & CTAPHID_CAP_NMSG)) {
-		log_msg(d->log, "%s: %s speaks FIDO2 only (no U2F messages)",
-		    __func__, d->path);
-		return ERR_UNSUPPORTED;
-	}
-	if ((r = dev_u2f_version(d, ms)) != ERR_OK) {
-		log_msg(d->log, "%s: %s: U2F VERSION failed: %s", __func__,
-		    d->path, err_str(r));
-		return r;
-	}
-	d->proto = &dev_u2f_proto;
-	return ERR_OK;
-}
-
-static int
-dev_open_sized(const char *path, size_t rin, size_t rout, const struct log *lg,
-    int ms, struct dev **out)
-{
-	struct dev *d = NULL;
 	int64_t deadline = util_now_ms() + ms;
-	int r;
+	size_t i;
+	int r = ERR_UNSUPPORTED;
 
-	*out = NULL;
-	if ((r = dev_new(path, lg, &d)) != ERR_OK)
-		goto fail;
-	if ((r = ctaphid_open(hid_io_for(path), path, rin, rout, lg,
-		 util_ms_left(deadline), &d->ch)) != ERR_OK) {
-		log_msg(lg, "%s: %s: %s", __func__, path, err_str(r));
-		goto fail;
+	for (i = 0; i < sizeof(dev_protos) / sizeof(dev_protos[0]); i++) {
+		r = dev_protos[i]->detect(
+		    d->x, d->ctx.log, util_ms_left(deadline));
+		if (r != ERR_OK)
+			continue;
+		if ((r = dev_protos[i]->state_new(&d->ctx.st)) != ERR_OK)
+			return r;
+		d->proto = dev_protos[i];
+		return ERR_OK;
 	}
-	d->xport = &dev_xport_native;
-	if ((r = dev_pick_proto(d, util_ms_left(deadline))) != ERR_OK)
-		goto fail;
-	*out = d;
-	d = NULL;
-	r = ERR_OK;
-fail:
-	dev_close(&d);
 	return r;
 }
 
 int
-dev_open(const struct hid_devinfo *info, const struct log *lg, int ms,
+dev_open_xport(struct xport *x, const struct log *lg, int ms, struct dev **out)
+{
+	struct dev *d = NULL;
+	int r;
+
+	*out = NULL;
+	if ((d = calloc(1, sizeof(*d))) == NULL) {
+		xport_close(&x);
+		return ERR_NOMEM;
+	}
+	d->x = x;
+	d->ctx.x = x;
+	d->ctx.log = lg;
+	if ((r = dev_pick_proto(d, ms)) != ERR_OK) {
+		dev_close(&d);
+		return r;
+	}
+	*out = d;
+	return ERR_OK;
+}
+
+int
+dev_open(const struct xport_info *info, const struct log *lg, int ms,
     struct dev **out)
 {
-	return dev_open_sized(
-	    info->path, info->report_in, info->report_out, lg, ms, out);
+	int64_t deadline = util_now_ms() + ms;
+	struct xport *x = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = xport_open(info, lg, ms, &x)) != ERR_OK)
+		return r;
+	return dev_open_xport(x, lg, util_ms_left(deadline), out);
 }
 
 int
 dev_open_path(const char *path, const struct log *lg, int ms, struct dev **out)
 {
-	return dev_open_sized(path, 0, 0, lg, ms, out);
+	int64_t deadline = util_now_ms() + ms;
+	struct xport *x = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = xport_open_path(path, lg, ms, &x)) != ERR_OK)
+		return r;
+	return dev_open_xport(x, lg, util_ms_left(deadline), out);
 }
 
 void
 dev_set_log(struct dev *d, const struct log *lg)
 {
-	d->log = lg;
-	if (d->ch != NULL)
-		d->ch->log = lg;
+	d->ctx.log = lg;
+	xport_set_log(d->x, lg);
 }
 
 void
@@ -168,12 +130,11 @@ dev_close(struct dev **dp)
 
 	if (dp == NULL || (d = *dp) == NULL)
 		return;
-	if (d->proto != NULL && d->xport != NULL)
-		d->proto->cancel(d);
-	if (d->xport != NULL)
-		d->xport->close(d);
-	ctaphid_close(&d->ch);
-	free(d->path);
+	if (d->proto != NULL) {
+		d->proto->cancel(&d->ctx);
+		d->proto->state_free(d->ctx.st);
+	}
+	xport_close(&d->x);
 	util_freezero(d, sizeof(*d));
 	*dp = NULL;
 }
@@ -181,13 +142,13 @@ dev_close(struct dev **dp)
 const char *
 dev_path(const struct dev *d)
 {
-	return d->path;
+	return xport_path(d->x);
 }
 
 const char *
 dev_transport_name(const struct dev *d)
 {
-	return d->xport != NULL ? d->xport->name : "none";
+	return xport_name(d->x);
 }
 
 const char *
@@ -199,15 +160,74 @@ dev_proto_name(const struct dev *d)
 int
 dev_register_begin(struct dev *d, const struct reg_req *req)
 {
-	if (req->type != COSE_ES256)
-		return ERR_UNSUPPORTED;
-	return d->proto->reg_begin(d, req);
+	return d->proto->reg_begin(&d->ctx, req);
 }
 
 int
-dev_register_poll(struct dev *d, struct reg_result *out, int ms)
+dev_register_step(struct dev *d, struct reg_result *out)
 {
-	return d->proto->reg_poll(d, out, ms);
+	return d->proto->reg_step(&d->ctx, out);
+}
+
+int
+dev_probe(struct dev *d, const char *rp_id, const struct cred *cred, int ms)
+{
+	return d->proto->probe(&d->ctx, rp_id, cred, ms);
+}
+
+int
+dev_assert_begin(struct dev *d, const struct assert_req *req, int64_t deadline)
+{
+	return d->proto->assert_begin(&d->ctx, req, deadline);
+}
+
+int
+dev_assert_step(struct dev *d, struct assertion *out)
+{
+	return d->proto->assert_step(&d->ctx, out);
+}
+
+void
+dev_cancel(struct dev *d)
+{
+	d->proto->cancel(&d->ctx);
+}
+
+int
+dev_fd(const struct dev *d)
+{
+	return d->proto->poll_fd(&d->ctx);
+}
+
+int64_t
+dev_wake_at(const struct dev *d)
+{
+	return d->proto->wake_at(&d->ctx);
+}
+
+bool
+dev_wants_touch(const struct dev *d)
+{
+	return d->proto->wants_touch(&d->ctx);
+}
+
+/* Sleep in poll(2) until d has input, its wake time, or deadline (with
+ * nothing to poll, in util_sleep_ms). */
+static void
+dev_sleep(const struct dev *d, int64_t deadline)
+{
+	int64_t wake = dev_wake_at(d);
+	struct pollfd pfd;
+
+	if (wake > deadline)
+		wake = deadline;
+	memset(&pfd, 0, sizeof(pfd));
+	if ((pfd.fd = dev_fd(d)) < 0) {
+		util_sleep_ms(util_ms_left(wake));
+		return;
+	}
+	pfd.events = POLLIN;
+	(void)poll(&pfd, 1, util_ms_left(wake));
 }
 
 int
@@ -219,9 +239,9 @@ dev_register(
 
 	if ((r = dev_register_begin(d, req)) != ERR_OK)
 		return r;
-	do {
-		r = dev_register_poll(d, out, util_ms_left(deadline));
-	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
+	while ((r = dev_register_step(d, out)) == ERR_PENDING &&
+	    util_ms_left(deadline) > 0)
+		dev_sleep(d, deadline);
 	if (r == ERR_PENDING) {
 		dev_cancel(d);
 		r = ERR_TIMEOUT;
@@ -229,37 +249,14 @@ dev_register(
 	return r;
 }
 
-void
-reg_result_clear(struct reg_result *r)
-{
-	if (r == NULL)
-		return;
-	cred_clear(&r->cred);
-	util_freezero(r->cert, r->cert_len);
-	r->cert = NULL;
-	r->cert_len = 0;
-}
-
 int
-dev_probe(struct dev *d, const char *rp_id, const struct cred *cred, int ms)
+dev_assert_wait(struct dev *d, struct assertion *out, int ms)
 {
-	return d->proto->probe(d, rp_id, cred, ms);
-}
+	int64_t deadline = util_now_ms() + ms;
+	int r;
 
-int
-dev_assert_begin(struct dev *d, const struct assert_req *req)
-{
-	return d->proto->assert_begin(d, req);
-}
-
-int
-dev_assert_poll(struct dev *d, struct assertion *out, int ms)
-{
-	return d->proto->assert_poll(d, out, ms);
-}
-
-void
-dev_cancel(struct dev *d)
-{
-	d->proto->cancel(d);
+	while ((r = dev_assert_step(d, out)) == ERR_PENDING &&
+	    util_ms_left(deadline) > 0)
+		dev_sleep(d, deadline);
+	return r;
 }

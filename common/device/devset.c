@@ -24,7 +24,7 @@ dev_close_all(struct dev **devs, size_t ndevs)
 }
 
 static void
-auth_note_err(int *first_err, int r)
+dev_note_err(int *first_err, int r)
 {
 	if (first_err != NULL && *first_err == ERR_OK)
 		*first_err = r;
@@ -40,8 +40,8 @@ auth_note_err(int *first_err, int r)
 #define JOB_STACK (256 * 1024)
 
 struct open_job {
-	const struct hid_devinfo *info; /* a discovered device, or */
-	const char *path;               /* a devices= path */
+	const struct xport_info *info; /* a discovered device, or */
+	const char *path;              /* a devices= path */
 	int ms;
 	struct log lg; /* into buf */
 	char buf[JOB_LOG_MAX];
@@ -133,13 +133,13 @@ static void
 batch_collect(struct open_job *jobs, size_t n, size_t max, const struct log *lg,
     struct dev **devs, size_t *ndevs, int *first_err)
 {
-	const struct hid_devinfo *f;
+	const struct xport_info *f;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		job_replay(&jobs[i], lg);
 		if (jobs[i].r != ERR_OK) {
-			auth_note_err(first_err, jobs[i].r);
+			dev_note_err(first_err, jobs[i].r);
 			continue;
 		}
 		if (max != 0 && *ndevs >= max) {
@@ -159,7 +159,7 @@ batch_collect(struct open_job *jobs, size_t n, size_t max, const struct log *lg,
 /* Open the n devices (discovered: list; else paths), OPEN_BATCH at a
  * time, each within ms and all before deadline. */
 static int
-auth_open_batches(const struct hid_devinfo *list, const char *const *paths,
+dev_open_batches(const struct xport_info *list, const char *const *paths,
     size_t n, size_t max, const struct log *lg, int ms, int64_t deadline,
     struct dev **devs, size_t *ndevs, int *first_err)
 {
@@ -175,7 +175,7 @@ auth_open_batches(const struct hid_devinfo *list, const char *const *paths,
 			    "%s: deadline reached, %zu device(s) not "
 			    "opened",
 			    __func__, n - i);
-			auth_note_err(first_err, ERR_TIMEOUT);
+			dev_note_err(first_err, ERR_TIMEOUT);
 			break;
 		}
 		b = n - i < OPEN_BATCH ? n - i : OPEN_BATCH;
@@ -199,7 +199,7 @@ dev_open_all(const char *const *paths, size_t npaths, size_t max,
     const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
     size_t *ndevs, int *first_err)
 {
-	struct hid_devinfo *list = NULL;
+	struct xport_info *list = NULL;
 	struct dev **set = NULL;
 	size_t n = 0, cap;
 	int r;
@@ -212,16 +212,16 @@ dev_open_all(const char *const *paths, size_t npaths, size_t max,
 		return r;
 	cap = npaths > 0 ? npaths : n;
 	if ((set = calloc(cap > 0 ? cap : 1, sizeof(*set))) == NULL) {
-		hid_devinfo_free(list, n);
+		xport_info_free(list, n);
 		return ERR_NOMEM;
 	}
 	if (npaths > 0)
-		r = auth_open_batches(NULL, paths, npaths, max, lg, ms,
-		    deadline, set, ndevs, first_err);
+		r = dev_open_batches(NULL, paths, npaths, max, lg, ms, deadline,
+		    set, ndevs, first_err);
 	else
-		r = auth_open_batches(list, NULL, n, max, lg, ms, deadline, set,
+		r = dev_open_batches(list, NULL, n, max, lg, ms, deadline, set,
 		    ndevs, first_err);
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 	if (r != ERR_OK) {
 		dev_close_all(set, *ndevs);
 		*ndevs = 0;

@@ -1,21 +1,16 @@
-/* U2F (CTAP1) messages: APDU building, strict reply parsing, and the
- * VERSION, REGISTER and AUTHENTICATE exchanges over a CTAPHID channel. */
+/* U2F (CTAP1) messages: APDU building and strict reply parsing. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "crypto/crypto.h"
-#include "transport/ctaphid.h"
 #include "base/err.h"
 #include "base/rbuf.h"
 #include "u2f.h"
 #include "base/util.h"
 
-#define U2F_VERSION_STR "U2F_V2"
 #define U2F_SW_LEN 2
-#define U2F_AUTH_REPLY_MAX (1 + 4 + U2F_SIG_MAX + U2F_SW_LEN)
-#define U2F_VERSION_REPLY_MAX 64
 #define DER_SEQUENCE 0x30
 #define DER_INTEGER 0x02
 #define DER_INT_MAX 33 /* 32-byte P-256 scalar plus a sign byte */
@@ -219,136 +214,4 @@ u2f_reg_clear(struct u2f_reg *reg)
 		return;
 	util_freezero(reg->cert, reg->cert_len);
 	util_wipe(reg, sizeof(*reg));
-}
-
-int
-u2f_version(struct ctaphid *ch, int ms)
-{
-	uint8_t apdu[7], reply[U2F_VERSION_REPLY_MAX];
-	size_t apdu_len, reply_len = 0, body_len;
-	uint16_t sw;
-	int r;
-
-	if (ch == NULL)
-		return ERR_INVAL;
-	if ((r = u2f_apdu(U2F_INS_VERSION, 0, NULL, 0, apdu, sizeof(apdu),
-		 &apdu_len)) != ERR_OK)
-		goto fail;
-	if ((r = ctaphid_xfer(ch, CTAPHID_MSG, apdu, apdu_len, reply,
-		 sizeof(reply), &reply_len, ms)) != ERR_OK)
-		goto fail;
-	if ((r = u2f_status(reply, reply_len, &body_len, &sw)) != ERR_OK)
-		goto fail;
-	if (body_len != strlen(U2F_VERSION_STR) ||
-	    memcmp(reply, U2F_VERSION_STR, body_len) != 0) {
-		r = ERR_PROTO;
-		goto fail;
-	}
-	r = ERR_OK;
-fail:
-	util_wipe(reply, sizeof(reply));
-	return r;
-}
-
-int
-u2f_register(struct ctaphid *ch, const uint8_t chal[U2F_PARAM_LEN],
-    const uint8_t app[U2F_PARAM_LEN], struct u2f_reg *out, int ms)
-{
-	uint8_t data[2 * U2F_PARAM_LEN], apdu[U2F_APDU_MAX];
-	uint8_t *reply = NULL;
-	size_t apdu_len, reply_len = 0, body_len;
-	uint16_t sw;
-	int r;
-
-	if (out != NULL)
-		memset(out, 0, sizeof(*out));
-	if (ch == NULL || chal == NULL || app == NULL || out == NULL)
-		return ERR_INVAL;
-	memcpy(data, chal, U2F_PARAM_LEN);
-	memcpy(data + U2F_PARAM_LEN, app, U2F_PARAM_LEN);
-	if ((r = u2f_apdu(U2F_INS_REGISTER, 0, data, sizeof(data), apdu,
-		 sizeof(apdu), &apdu_len)) != ERR_OK)
-		goto fail;
-	if ((reply = malloc(CTAPHID_MAX_MSG)) == NULL) {
-		r = ERR_NOMEM;
-		goto fail;
-	}
-	if ((r = ctaphid_xfer(ch, CTAPHID_MSG, apdu, apdu_len, reply,
-		 CTAPHID_MAX_MSG, &reply_len, ms)) != ERR_OK)
-		goto fail;
-	if ((r = u2f_status(reply, reply_len, &body_len, &sw)) != ERR_OK)
-		goto fail;
-	r = u2f_parse_register(reply, body_len, out);
-fail:
-	util_freezero(reply, CTAPHID_MAX_MSG);
-	util_wipe(data, sizeof(data));
-	util_wipe(apdu, sizeof(apdu));
-	return r;
-}
-
-int
-u2f_authenticate_send(struct ctaphid *ch, uint8_t p1,
-    const uint8_t chal[U2F_PARAM_LEN], const uint8_t app[U2F_PARAM_LEN],
-    const uint8_t *kh, size_t kh_len)
-{
-	uint8_t data[2 * U2F_PARAM_LEN + 1 + U2F_KH_MAX], apdu[U2F_APDU_MAX];
-	size_t n = 0, apdu_len;
-	int r;
-
-	if (ch == NULL || chal == NULL || app == NULL || kh == NULL ||
-	    kh_len == 0 || kh_len > U2F_KH_MAX)
-		return ERR_INVAL;
-	memcpy(data, chal, U2F_PARAM_LEN);
-	n += U2F_PARAM_LEN;
-	memcpy(data + n, app, U2F_PARAM_LEN);
-	n += U2F_PARAM_LEN;
-	data[n++] = (uint8_t)kh_len;
-	memcpy(data + n, kh, kh_len);
-	n += kh_len;
-	if ((r = u2f_apdu(U2F_INS_AUTHENTICATE, p1, data, n, apdu, sizeof(apdu),
-		 &apdu_len)) != ERR_OK)
-		goto fail;
-	r = ctaphid_send(ch, CTAPHID_MSG, apdu, apdu_len);
-fail:
-	util_wipe(data, sizeof(data));
-	util_wipe(apdu, sizeof(apdu));
-	return r;
-}
-
-int
-u2f_authenticate_recv(struct ctaphid *ch, struct u2f_auth *out, int ms)
-{
-	uint8_t reply[U2F_AUTH_REPLY_MAX];
-	size_t reply_len = 0, body_len;
-	uint16_t sw;
-	int r;
-
-	if (out != NULL)
-		memset(out, 0, sizeof(*out));
-	if (ch == NULL || out == NULL)
-		return ERR_INVAL;
-	if ((r = ctaphid_recv(ch, CTAPHID_MSG, reply, sizeof(reply), &reply_len,
-		 ms, NULL)) != ERR_OK)
-		goto fail;
-	if ((r = u2f_status(reply, reply_len, &body_len, &sw)) != ERR_OK)
-		goto fail;
-	r = u2f_parse_authenticate(reply, body_len, out);
-fail:
-	util_wipe(reply, sizeof(reply));
-	return r;
-}
-
-int
-u2f_authenticate(struct ctaphid *ch, uint8_t p1,
-    const uint8_t chal[U2F_PARAM_LEN], const uint8_t app[U2F_PARAM_LEN],
-    const uint8_t *kh, size_t kh_len, struct u2f_auth *out, int ms)
-{
-	int r;
-
-	if (out != NULL)
-		memset(out, 0, sizeof(*out));
-	if ((r = u2f_authenticate_send(ch, p1, chal, app, kh, kh_len)) !=
-	    ERR_OK)
-		return r;
-	return u2f_authenticate_recv(ch, out, ms);
 }

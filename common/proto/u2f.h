@@ -1,13 +1,11 @@
-/* U2F (CTAP1) messages: APDU building, strict reply parsing, and the three
- * exchanges (VERSION, REGISTER, AUTHENTICATE) over a CTAPHID channel.
- * Callers outside common/dev*.c should use dev.h, not this file. */
+/* U2F (CTAP1) messages: APDU building and strict reply parsing. The
+ * exchanges themselves are the U2F protocol's (u2f_op.c, behind
+ * struct proto); callers outside common/proto use device/dev.h. */
 #ifndef PU_U2F_H
 #define PU_U2F_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#include "transport/ctaphid.h"
 
 #define U2F_INS_REGISTER 0x01
 #define U2F_INS_AUTHENTICATE 0x02
@@ -64,19 +62,5 @@ int u2f_parse_register(const uint8_t *body, size_t len, struct u2f_reg *out);
 int u2f_parse_authenticate(
     const uint8_t *body, size_t len, struct u2f_auth *out);
 void u2f_reg_clear(struct u2f_reg *reg);
-
-/* Exchanges. Each returns the mapped status (ERR_PRESENCE = touch needed). */
-int u2f_version(struct ctaphid *ch, int ms);
-int u2f_register(struct ctaphid *ch, const uint8_t chal[U2F_PARAM_LEN],
-    const uint8_t app[U2F_PARAM_LEN], struct u2f_reg *out, int ms);
-int u2f_authenticate(struct ctaphid *ch, uint8_t p1,
-    const uint8_t chal[U2F_PARAM_LEN], const uint8_t app[U2F_PARAM_LEN],
-    const uint8_t *kh, size_t kh_len, struct u2f_auth *out, int ms);
-/* Split form of u2f_authenticate for waiting on several devices:
- * send the request, then collect the reply with a short timeout. */
-int u2f_authenticate_send(struct ctaphid *ch, uint8_t p1,
-    const uint8_t chal[U2F_PARAM_LEN], const uint8_t app[U2F_PARAM_LEN],
-    const uint8_t *kh, size_t kh_len);
-int u2f_authenticate_recv(struct ctaphid *ch, struct u2f_auth *out, int ms);
 
 #endif

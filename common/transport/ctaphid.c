@@ -80,11 +80,12 @@ io_err(int r)
 }
 
 static int
-tx_frame(struct ctaphid *ch, const uint8_t *frame)
+tx_frame(struct ctaphid *ch, const uint8_t *frame, int64_t deadline)
 {
 	int r;
 
-	if ((r = ch->io->write(ch->handle, frame, ch->report_out)) != ERR_OK) {
+	if ((r = ch->io->write(ch->handle, frame, ch->report_out,
+		 util_ms_left(deadline))) != ERR_OK) {
 		log_msg(ch->log, "ctaphid_send: write failed: %s",
 		    err_name(io_err(r)));
 		return io_err(r);
@@ -93,14 +94,17 @@ tx_frame(struct ctaphid *ch, const uint8_t *frame)
 }
 
 int
-ctaphid_send(struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len)
+ctaphid_send(
+    struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len, int ms)
 {
 	uint8_t frame[HID_REPORT_MAX];
+	int64_t deadline = util_now_ms() + ms;
 	size_t off, n, room;
 	uint8_t seq = 0;
 	int r = ERR_INVAL;
 
-	if (ch == NULL || (cmd & 0x80) == 0 || (data == NULL && len > 0))
+	if (ch == NULL || (cmd & 0x80) == 0 || (data == NULL && len > 0) ||
+	    ms < 0)
 		return ERR_INVAL;
 	if (len > max_msg(ch->report_out)) {
 		log_msg(ch->log, "ctaphid_send: message of %zu bytes too long",
@@ -116,7 +120,7 @@ ctaphid_send(struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len)
 	n = len < room ? len : room;
 	if (n > 0)
 		memcpy(frame + CTAPHID_INIT_HDR, data, n);
-	if ((r = tx_frame(ch, frame)) != ERR_OK)
+	if ((r = tx_frame(ch, frame, deadline)) != ERR_OK)
 		goto fail;
 	room = ch->report_out - CTAPHID_CONT_HDR;
 	for (off = n; off < len; off += n) {
@@ -125,7 +129,7 @@ ctaphid_send(struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len)
 		frame[4] = seq++;
 		n = len - off < room ? len - off : room;
 		memcpy(frame + CTAPHID_CONT_HDR, data + off, n);
-		if ((r = tx_frame(ch, frame)) != ERR_OK)
+		if ((r = tx_frame(ch, frame, deadline)) != ERR_OK)
 			goto fail;
 	}
 	r = ERR_OK;
@@ -321,7 +325,8 @@ ctaphid_xfer(struct ctaphid *ch, uint8_t cmd, const uint8_t *in, size_t inlen,
 		return ERR_INVAL;
 	deadline = util_now_ms() + ms;
 	for (;;) {
-		if ((r = ctaphid_send(ch, cmd, in, inlen)) != ERR_OK)
+		if ((r = ctaphid_send(
+			 ch, cmd, in, inlen, util_ms_left(deadline))) != ERR_OK)
 			return r;
 		r = ctaphid_recv(
 		    ch, cmd, out, cap, outlen, util_ms_left(deadline), NULL);
@@ -380,8 +385,8 @@ ctaphid_init(struct ctaphid *ch, int ms)
 		log_msg(ch->log, "ctaphid_open: no random nonce");
 		goto fail;
 	}
-	if ((r = ctaphid_send(ch, CTAPHID_INIT, nonce, sizeof(nonce))) !=
-	    ERR_OK)
+	if ((r = ctaphid_send(ch, CTAPHID_INIT, nonce, sizeof(nonce),
+		 util_ms_left(deadline))) != ERR_OK)
 		goto fail;
 	do {
 		/* One byte of room more than 17 so that an 18-byte reply is
@@ -494,5 +499,13 @@ ctaphid_cancel(struct ctaphid *ch)
 {
 	if (ch == NULL)
 		return ERR_INVAL;
-	return ctaphid_send(ch, CTAPHID_CANCEL, NULL, 0);
+	return ctaphid_send(ch, CTAPHID_CANCEL, NULL, 0, CTAPHID_CANCEL_MS);
+}
+
+int
+ctaphid_fd(const struct ctaphid *ch)
+{
+	if (ch == NULL || ch->io->fd == NULL)
+		return -1;
+	return ch->io->fd(ch->handle);
 }

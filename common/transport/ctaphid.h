@@ -26,6 +26,7 @@
 #define CTAPHID_MAX_MSG 7609 /* 57 + 128 * 59 with 64-byte reports */
 #define CTAPHID_BROADCAST 0xffffffffU
 #define CTAPHID_BUSY_RETRY_MS 25 /* wait before re-sending after BUSY */
+#define CTAPHID_CANCEL_MS 100    /* for the one frame of a CANCEL */
 
 struct ctaphid {
 	const struct hid_io *io;
@@ -46,9 +47,13 @@ int ctaphid_open(const struct hid_io *io, const char *path, size_t report_in,
     size_t report_out, const struct log *lg, int ms, struct ctaphid **out);
 void ctaphid_close(struct ctaphid **ch);
 
-/* Send one message (cmd with bit 7 set) on our channel. */
+/* Send one message (cmd with bit 7 set) on our channel, every frame
+ * written within ms: ERR_TIMEOUT when the device takes no more output
+ * reports in that time. */
 int ctaphid_send(
-    struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len);
+    struct ctaphid *ch, uint8_t cmd, const uint8_t *data, size_t len, int ms);
+/* The descriptor to poll(2) for the channel's input, or -1. */
+int ctaphid_fd(const struct ctaphid *ch);
 /* Receive one message for cmd on our channel within ms milliseconds.
  * KEEPALIVE frames and frames for other channels are skipped until the
  * deadline; an ERROR frame becomes its ERR_HID_* code. Messages longer
@@ -63,7 +68,7 @@ int ctaphid_xfer(struct ctaphid *ch, uint8_t cmd, const uint8_t *in,
 
 int ctaphid_ping(struct ctaphid *ch, const uint8_t *data, size_t len, int ms);
 int ctaphid_wink(struct ctaphid *ch, int ms);
-/* CANCEL has no reply. */
+/* CANCEL has no reply; its frame is written within CTAPHID_CANCEL_MS. */
 int ctaphid_cancel(struct ctaphid *ch);
 
 #endif

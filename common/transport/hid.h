@@ -1,4 +1,4 @@
-/* The I/O seam under CTAPHID: a vtable of four operations on one device.
+/* The I/O seam under CTAPHID: a vtable of five operations on one device.
  * hidraw.c and unixdev.c implement it for real devices; tests and fuzzers
  * plug in scripted devices. Reports carry no report id here. */
 #ifndef PU_HID_H
@@ -18,24 +18,26 @@ struct hid_io {
 	 * Return its length (> 0), ERR_TIMEOUT after ms milliseconds with
 	 * nothing to read, ERR_NODEV when the device is gone, or ERR_IO. */
 	int (*read)(void *handle, uint8_t *buf, size_t cap, int ms);
-	/* Write exactly one output report of len bytes. ERR_OK or error. */
-	int (*write)(void *handle, const uint8_t *buf, size_t len);
+	/* Write exactly one output report of len bytes within ms
+	 * milliseconds: ERR_OK, ERR_TIMEOUT when the device takes no
+	 * output report in that time (a peer that never reads), or an
+	 * error. */
+	int (*write)(void *handle, const uint8_t *buf, size_t len, int ms);
+	/* The descriptor to poll(2) for input, or -1 if there is none. */
+	int (*fd)(const void *handle);
 };
 
-/* What we know of a discovered device, for choosing and for messages. */
-struct hid_devinfo {
-	char *path; /* "/dev/hidraw3" or "unix:/run/tok.sock" */
-	uint16_t vendor_id;
-	uint16_t product_id;
-	char *manufacturer; /* may be "" but never NULL */
-	char *product;      /* may be "" but never NULL */
-	size_t report_in;   /* input report size from the descriptor */
-	size_t report_out;  /* output report size from the descriptor */
-};
+struct log;
+struct xport;
 
-void hid_devinfo_free(struct hid_devinfo *list, size_t n);
+/* The native transport (CTAPHID) over io (report sizes 0 = 64): how
+ * tests and fuzzers put a scripted device under the real framing and
+ * protocols (xport.c). */
+int xport_open_io(const struct hid_io *io, const char *path, size_t rin,
+    size_t rout, const struct log *lg, int ms, struct xport **out);
 
-/* The I/O for a path: unixdev for "unix:...", hidraw otherwise. */
+/* The I/O for a path: unixdev for "unix:...", hidraw otherwise
+ * (xport.c). */
 const struct hid_io *hid_io_for(const char *path);
 
 #endif

@@ -25,7 +25,6 @@
 #define HIDRAW_DEFAULT_REPORT 64
 #define HIDRAW_UEVENT_MAX 4096
 #define HIDRAW_STRING_MAX 256 /* manufacturer file */
-#define HIDRAW_WRITE_MS 1000
 
 /* Read at most cap bytes of a (sysfs) file; ERR_TOO_BIG if it is longer. */
 static int
@@ -101,7 +100,7 @@ parse_hex_field(const char *s, size_t n, uint32_t *v)
 
 /* "HID_ID=0003:0000VVVV:0000PPPP" (bus:vendor:product, 4:8:8 hex). */
 static int
-parse_hid_id(const char *s, size_t len, struct hid_devinfo *di)
+parse_hid_id(const char *s, size_t len, struct xport_info *di)
 {
 	uint32_t bus, vid, pid;
 
@@ -117,7 +116,7 @@ parse_hid_id(const char *s, size_t len, struct hid_devinfo *di)
 }
 
 static int
-parse_uevent(const char *s, size_t len, struct hid_devinfo *di)
+parse_uevent(const char *s, size_t len, struct xport_info *di)
 {
 	const char *line, *nl, *end = s + len;
 	size_t n;
@@ -153,7 +152,7 @@ path_fmt(char *buf, size_t cap, const char *a, const char *b, const char *c)
 
 /* Fill di from sysfs dir (".../class/hidraw/hidrawN/device"). */
 static int
-read_devinfo(const char *dir, struct hid_devinfo *di)
+read_devinfo(const char *dir, struct xport_info *di)
 {
 	char path[PATH_MAX];
 	char *buf = NULL;
@@ -181,7 +180,7 @@ fail:
 }
 
 static void
-devinfo_clear(struct hid_devinfo *di)
+devinfo_clear(struct xport_info *di)
 {
 	free(di->path);
 	free(di->manufacturer);
@@ -192,7 +191,7 @@ devinfo_clear(struct hid_devinfo *di)
 /* ERR_OK and a filled di for a FIDO device; ERR_NOT_FOUND to skip. */
 static int
 probe_one(const char *sysroot, const char *devroot, const char *name,
-    struct hid_devinfo *di)
+    struct xport_info *di)
 {
 	struct hidraw_rdesc rd;
 	char dir[PATH_MAX], path[PATH_MAX];
@@ -249,7 +248,7 @@ hidraw_number(const char *name)
 static int
 devinfo_cmp(const void *a, const void *b)
 {
-	const struct hid_devinfo *x = a, *y = b;
+	const struct xport_info *x = a, *y = b;
 	size_t lx = strlen(x->path), ly = strlen(y->path);
 
 	/* Same prefix: the shorter number first, then by digits. */
@@ -260,9 +259,9 @@ devinfo_cmp(const void *a, const void *b)
 
 static int
 list_add(
-    struct hid_devinfo **list, size_t *n, size_t *cap, struct hid_devinfo *di)
+    struct xport_info **list, size_t *n, size_t *cap, struct xport_info *di)
 {
-	struct hid_devinfo *p;
+	struct xport_info *p;
 	size_t ncap;
 
 	if (*n == *cap) {
@@ -279,9 +278,9 @@ list_add(
 
 int
 hidraw_discover_at(const char *sysroot, const char *devroot,
-    struct hid_devinfo **list, size_t *n)
+    struct xport_info **list, size_t *n)
 {
-	struct hid_devinfo *found = NULL, di;
+	struct xport_info *found = NULL, di;
 	char dir[PATH_MAX];
 	struct dirent *de;
 	DIR *d = NULL;
@@ -318,12 +317,12 @@ hidraw_discover_at(const char *sysroot, const char *devroot,
 	r = ERR_OK;
 fail:
 	closedir(d);
-	hid_devinfo_free(found, nfound);
+	xport_info_free(found, nfound);
 	return r;
 }
 
 int
-hidraw_discover(struct hid_devinfo **list, size_t *n)
+hidraw_discover(struct xport_info **list, size_t *n)
 {
 	return hidraw_discover_at("/sys", "/dev", list, n);
 }
@@ -451,14 +450,16 @@ hidraw_read(void *handle, uint8_t *buf, size_t cap, int ms)
 }
 
 static int
-hidraw_write(void *handle, const uint8_t *buf, size_t len)
+hidraw_write(void *handle, const uint8_t *buf, size_t len, int ms)
 {
 	struct hidraw_dev *h = handle;
+	int64_t deadline = util_now_ms() + ms;
 	uint8_t out[HID_REPORT_MAX + 1];
 	ssize_t n;
 	int r;
 
-	if (h == NULL || buf == NULL || len == 0 || len > HID_REPORT_MAX)
+	if (h == NULL || buf == NULL || len == 0 || len > HID_REPORT_MAX ||
+	    ms < 0)
 		return ERR_INVAL;
 	out[0] = 0; /* report id: FIDO devices use none */
 	memcpy(out + 1, buf, len);
@@ -467,7 +468,8 @@ hidraw_write(void *handle, const uint8_t *buf, size_t len)
 		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
 			break;
 		if (errno == EAGAIN &&
-		    (r = util_poll(h->fd, POLLOUT, HIDRAW_WRITE_MS)) != ERR_OK)
+		    (r = util_poll(h->fd, POLLOUT, util_ms_left(deadline))) !=
+			ERR_OK)
 			goto fail;
 	}
 	if (n < 0)
@@ -479,9 +481,18 @@ fail:
 	return r;
 }
 
+static int
+hidraw_fd(const void *handle)
+{
+	const struct hidraw_dev *h = handle;
+
+	return h != NULL ? h->fd : -1;
+}
+
 const struct hid_io hidraw_io = {
     .open = hidraw_open,
     .close = hidraw_close,
     .read = hidraw_read,
     .write = hidraw_write,
+    .fd = hidraw_fd,
 };

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "devinfo.h"
 #include "hid.h"
 
 #define HIDRAW_FIDO_USAGE_PAGE 0xf1d0
@@ -30,11 +31,11 @@ struct hidraw_rdesc {
 int hidraw_parse_rdesc(const uint8_t *d, size_t len, struct hidraw_rdesc *out);
 
 /* Find FIDO hidraw interfaces under /sys/class/hidraw. An empty list is
- * ERR_OK with *list NULL and *n 0. Free with hid_devinfo_free(). */
-int hidraw_discover(struct hid_devinfo **list, size_t *n);
+ * ERR_OK with *list NULL and *n 0. Free with xport_info_free(). */
+int hidraw_discover(struct xport_info **list, size_t *n);
 /* The same with other roots ("/sys", "/dev"), for tests. */
 int hidraw_discover_at(const char *sysroot, const char *devroot,
-    struct hid_devinfo **list, size_t *n);
+    struct xport_info **list, size_t *n);
 
 extern const struct hid_io hidraw_io;
 

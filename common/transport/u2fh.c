@@ -16,12 +16,11 @@
 
 #include <u2f-host.h>
 
-#include "ctaphid.h"
-#include "device/dev_int.h"
-#include "u2fh.h"
 #include "base/err.h"
-#include "proto/u2f.h"
 #include "base/util.h"
+#include "ctaphid.h"
+#include "u2fh.h"
+#include "xport_int.h"
 
 /* One discovery: the libu2f-host handle all its devices share. */
 struct dev_u2fh_ctx {
@@ -32,14 +31,14 @@ struct dev_u2fh_ctx {
 
 /* One device. libu2f-host sends and receives in one call, so a send is
  * kept here and goes out with the receive that collects its reply. */
-struct dev_xstate {
+struct u2fh_xstate {
 	struct dev_u2fh_ctx *ctx;
 	unsigned index;
 	bool dead; /* an exchange was cut off: never again */
 	bool pending;
 	uint8_t cmd;
 	size_t len;
-	uint8_t msg[U2F_APDU_MAX];
+	uint8_t msg[DEV_U2FH_SEND_MAX];
 };
 
 int
@@ -144,9 +143,11 @@ fail:
 }
 
 static int
-u2fh_send(struct dev *d, uint8_t cmd, const uint8_t *msg, size_t len)
+u2fh_send(struct xport *x, uint8_t cmd, const uint8_t *msg, size_t len, int ms)
 {
-	struct dev_xstate *xs = d->xs;
+	struct u2fh_xstate *xs = x->state;
+
+	(void)ms; /* nothing goes out before the receive */
 
 	if (xs->dead)
 		return ERR_NODEV;
@@ -163,12 +164,13 @@ u2fh_send(struct dev *d, uint8_t cmd, const uint8_t *msg, size_t len)
  * frames libu2f-host waits for (~4 s each), and the worker's deadline
  * bounds the whole exchange (ms, the caller's slice, is too short for a
  * blocking call and not used). The reply lands in a buffer with room for
- * libu2f-host's overrun, then is copied out. */
+ * libu2f-host's overrun, then is copied out. libu2f-host skips keepalives
+ * itself: *status stays XPORT_KA_NONE. */
 static int
-u2fh_recv(
-    struct dev *d, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len, int ms)
+u2fh_recv(struct xport *x, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len,
+    int ms, int *status)
 {
-	struct dev_xstate *xs = d->xs;
+	struct u2fh_xstate *xs = x->state;
 	const struct dev_u2fh_lib *lib = xs->ctx->lib;
 	size_t want = cap < CTAPHID_MAX_MSG ? cap : CTAPHID_MAX_MSG;
 	size_t offer = want + DEV_U2FH_OFFER_EXTRA, got = offer;
@@ -176,6 +178,7 @@ u2fh_recv(
 	int r;
 
 	(void)ms;
+	*status = XPORT_KA_NONE;
 	if (xs->dead)
 		return ERR_NODEV;
 	if (!xs->pending || cmd != xs->cmd)
@@ -201,97 +204,92 @@ u2fh_recv(
 		memcpy(buf, j.recv, got);
 		*len = got;
 	} else
-		log_msg(d->log, "%s: %s: u2fh_sendrecv: %d, %zu bytes: %s%s",
-		    __func__, d->path, j.rc, got, err_str(r),
+		log_msg(x->log, "%s: %s: u2fh_sendrecv: %d, %zu bytes: %s%s",
+		    __func__, x->path, j.rc, got, err_str(r),
 		    xs->dead ? " (no answer in time: dropped)" : "");
 	util_freezero(j.recv, offer + DEV_U2FH_SLACK);
 	return r;
 }
 
 static void
-u2fh_cancel(struct dev *d)
+u2fh_cancel(struct xport *x)
 {
-	d->xs->pending = false;
-	util_wipe(d->xs->msg, sizeof(d->xs->msg));
+	struct u2fh_xstate *xs = x->state;
+
+	xs->pending = false;
+	util_wipe(xs->msg, sizeof(xs->msg));
+}
+
+/* libu2f-host's reply comes within u2fh_recv: nothing to poll. */
+static int
+u2fh_fd(const struct xport *x)
+{
+	(void)x;
+	return -1;
 }
 
 static void
-u2fh_close(struct dev *d)
+u2fh_close(struct xport *x)
 {
-	if (d->xs == NULL)
+	struct u2fh_xstate *xs = x->state;
+
+	if (xs == NULL)
 		return;
-	ctx_unref(d->xs->ctx);
-	util_freezero(d->xs, sizeof(*d->xs));
-	d->xs = NULL;
+	ctx_unref(xs->ctx);
+	util_freezero(xs, sizeof(*xs));
+	x->state = NULL;
 }
 
-static const struct dev_xport dev_xport_u2fh = {
+static const struct xport_ops xport_u2fh = {
     .name = "libu2f-host",
     .send = u2fh_send,
     .recv = u2fh_recv,
     .cancel = u2fh_cancel,
+    .fd = u2fh_fd,
     .close = u2fh_close,
 };
 
 static int
 u2fh_open_one(struct dev_u2fh_ctx *ctx, unsigned index, const struct log *lg,
-    int ms, struct dev **out)
+    struct xport **out)
 {
 	char path[sizeof("libu2f-host:") + 10];
-	struct dev *d = NULL;
+	struct u2fh_xstate *xs = NULL;
 	int r;
 
 	*out = NULL;
 	(void)snprintf(path, sizeof(path), "libu2f-host:%u", index);
-	if ((r = dev_new(path, lg, &d)) != ERR_OK)
+	if ((xs = calloc(1, sizeof(*xs))) == NULL)
+		return ERR_NOMEM;
+	if ((r = xport_new(path, &xport_u2fh, lg, out)) != ERR_OK) {
+		free(xs);
 		return r;
-	if ((d->xs = calloc(1, sizeof(*d->xs))) == NULL) {
-		r = ERR_NOMEM;
-		goto fail;
 	}
-	d->xs->ctx = ctx;
-	d->xs->index = index;
+	xs->ctx = ctx;
+	xs->index = index;
 	ctx->refs++;
-	d->xport = &dev_xport_u2fh;
-	if ((r = dev_pick_proto(d, ms)) != ERR_OK)
-		goto fail;
-	*out = d;
-	d = NULL;
-	r = ERR_OK;
-fail:
-	dev_close(&d);
-	return r;
+	(*out)->state = xs;
+	return ERR_OK;
 }
 
-/* Open the live devices 0..max_index into set (room for max_index + 1). */
-static void
+/* The live devices 0..max_index into set (room for max_index + 1). */
+static int
 u2fh_open_found(struct dev_u2fh_ctx *ctx, unsigned max_index, size_t max,
-    const struct log *lg, int ms, int64_t deadline, struct dev **set, size_t *n,
-    int *first_err)
+    const struct log *lg, struct xport **set, size_t *n)
 {
 	unsigned i;
-	int r, t;
+	int r;
 
 	for (i = 0; i <= max_index && (max == 0 || *n < max); i++) {
 		/* Indices of devices that failed libu2f-host's own INIT
 		 * stay allocated but dead. */
-		if (!ctx->lib->alive(ctx->devs, i))
-			continue;
-		if ((t = util_cap_ms(ms, deadline)) == 0) {
-			log_msg(lg, "%s: deadline reached at libu2f-host:%u",
-			    __func__, i);
-			if (first_err != NULL && *first_err == ERR_OK)
-				*first_err = ERR_TIMEOUT;
-			break;
-		}
-		if ((r = u2fh_open_one(ctx, i, lg, t, &set[*n])) == ERR_OK) {
-			log_msg(lg, "%s: libu2f-host:%u", __func__, i);
-			(*n)++;
-		} else if (first_err != NULL && *first_err == ERR_OK)
-			*first_err = r;
+		if (ctx->lib->alive(ctx->devs, i) &&
+		    (r = u2fh_open_one(ctx, i, lg, &set[(*n)++])) != ERR_OK)
+			return r;
 		if (i == max_index)
 			break;
 	}
+	return ERR_OK;
 }
 
 /* Initialise and discover within the deadline. ERR_OK with *rc U2FH_OK
@@ -328,19 +326,17 @@ u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
 }
 
 int
-dev_u2fh_open_with(const struct dev_u2fh_lib *lib, size_t max,
-    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
-    size_t *ndevs, int *first_err)
+dev_u2fh_xports_with(const struct dev_u2fh_lib *lib, size_t max,
+    const struct log *lg, struct xport ***devs, size_t *ndevs)
 {
 	struct dev_u2fh_ctx *ctx = NULL;
-	struct dev **set = NULL;
+	struct xport **set = NULL;
 	unsigned max_index = 0;
+	size_t n = 0;
 	int r, rc;
 
 	*devs = NULL;
 	*ndevs = 0;
-	if (first_err != NULL)
-		*first_err = ERR_OK;
 	if ((ctx = calloc(1, sizeof(*ctx))) == NULL)
 		return ERR_NOMEM;
 	ctx->lib = lib;
@@ -352,15 +348,19 @@ dev_u2fh_open_with(const struct dev_u2fh_lib *lib, size_t max,
 		r = ERR_NOMEM;
 		goto fail;
 	}
-	if (rc == U2FH_OK)
-		u2fh_open_found(ctx, max_index, max, lg, ms, deadline, set,
-		    ndevs, first_err);
-	else
+	if (rc == U2FH_OK &&
+	    (r = u2fh_open_found(ctx, max_index, max, lg, set, &n)) != ERR_OK)
+		goto fail;
+	if (rc != U2FH_OK)
 		log_msg(lg, "%s: libu2f-host found no U2F device", __func__);
 	*devs = set;
+	*ndevs = n;
 	set = NULL;
+	n = 0;
 	r = ERR_OK;
 fail:
+	while (n > 0)
+		xport_close(&set[--n]);
 	free(set);
 	ctx_unref(ctx);
 	return r;
@@ -422,18 +422,16 @@ const struct dev_u2fh_lib dev_u2fh_libu2fhost = {
     .version = lib_version,
 };
 
-int
-dev_u2fh_open_all(size_t max, const struct log *lg, int ms, int64_t deadline,
-    struct dev ***devs, size_t *ndevs, int *first_err)
-{
-	return dev_u2fh_open_with(&dev_u2fh_libu2fhost, max, lg, ms, deadline,
-	    devs, ndevs, first_err);
-}
-
 const char *
 dev_u2fh_version(void)
 {
 	const char *v = dev_u2fh_libu2fhost.version();
 
 	return v != NULL ? v : "unknown";
+}
+
+int
+dev_u2fh_xports(size_t max, const struct log *lg, struct xport ***xs, size_t *n)
+{
+	return dev_u2fh_xports_with(&dev_u2fh_libu2fhost, max, lg, xs, n);
 }

@@ -1,6 +1,6 @@
 /* The libu2f-host transport backend (./configure --with-libu2f-host):
  * devices found and driven by libu2f-host, one U2F message at a time,
- * under the same U2F protocol code (dev_u2f.c) as the native transport.
+ * under the same U2F protocol code (proto/u2f_op.c) as the native one.
  * The library is reached through struct dev_u2fh_lib so that tests can
  * put canned devices in its place; production uses dev_u2fh_libu2fhost. */
 #ifndef PU_DEV_U2FH_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "device/dev.h"
+#include "xport.h"
 
 /* libu2f-host refuses a reply of n bytes unless n + n % 64 is at most the
  * length offered, so it is offered DEV_U2FH_OFFER_EXTRA more than we
@@ -19,6 +19,8 @@
  * transport backend". */
 #define DEV_U2FH_OFFER_EXTRA 63
 #define DEV_U2FH_SLACK 64
+/* The longest message we hand it (a U2F request APDU is far shorter). */
+#define DEV_U2FH_SEND_MAX 1024
 
 /* libu2f-host 1.1.10 waits without end while a device sends KEEPALIVE
  * frames, so each of its calls that talks to devices runs in a worker
@@ -49,10 +51,9 @@ struct dev_u2fh_lib {
 
 extern const struct dev_u2fh_lib dev_u2fh_libu2fhost;
 
-/* dev_u2fh_open_all with lib in place of libu2f-host. */
-int dev_u2fh_open_with(const struct dev_u2fh_lib *lib, size_t max,
-    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
-    size_t *ndevs, int *first_err);
+/* dev_u2fh_xports with lib in place of libu2f-host. */
+int dev_u2fh_xports_with(const struct dev_u2fh_lib *lib, size_t max,
+    const struct log *lg, struct xport ***devs, size_t *ndevs);
 /* A libu2f-host result code as one of ours. */
 int dev_u2fh_err(int rc);
 

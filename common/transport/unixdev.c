@@ -114,17 +114,28 @@ unixdev_read(void *handle, uint8_t *buf, size_t cap, int ms)
 	return (int)n;
 }
 
+/* A peer that stops reading fills the socket's buffer: the send then
+ * waits in poll(2) for room, until the deadline. */
 static int
-unixdev_write(void *handle, const uint8_t *buf, size_t len)
+unixdev_write(void *handle, const uint8_t *buf, size_t len, int ms)
 {
 	struct unixdev *u = handle;
+	int64_t deadline = util_now_ms() + ms;
 	ssize_t n;
+	int r;
 
-	if (u == NULL || buf == NULL || len == 0 || len > HID_REPORT_MAX)
+	if (u == NULL || buf == NULL || len == 0 || len > HID_REPORT_MAX ||
+	    ms < 0)
 		return ERR_INVAL;
-	do {
-		n = send(u->fd, buf, len, MSG_NOSIGNAL);
-	} while (n < 0 && errno == EINTR);
+	for (;;) {
+		n = send(u->fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
+			break;
+		if (errno == EAGAIN &&
+		    (r = util_poll(u->fd, POLLOUT, util_ms_left(deadline))) !=
+			ERR_OK)
+			return r;
+	}
 	if (n < 0)
 		return unixdev_errno(errno);
 	if ((size_t)n != len)
@@ -132,9 +143,18 @@ unixdev_write(void *handle, const uint8_t *buf, size_t len)
 	return ERR_OK;
 }
 
+static int
+unixdev_fd(const void *handle)
+{
+	const struct unixdev *u = handle;
+
+	return u != NULL ? u->fd : -1;
+}
+
 const struct hid_io unixdev_io = {
     .open = unixdev_open,
     .close = unixdev_close,
     .read = unixdev_read,
     .write = unixdev_write,
+    .fd = unixdev_fd,
 };

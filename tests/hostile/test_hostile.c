@@ -126,6 +126,7 @@ attempt_at(struct rig *g, const char *path, bool nodetect, bool presence,
 	    paths, 1, 0, &lg, OPEN_MS, 0, &devs, &o->ndevs, &o->open_err);
 	if (r == ERR_OK)
 		r = auth_run(devs, o->ndevs, &req, &o->res);
+	auth_result_clear(&o->res);
 	dev_close_all(devs, o->ndevs);
 	o->r = r;
 	o->ms = util_now_ms() - t0;
