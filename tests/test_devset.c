@@ -314,9 +314,9 @@ test_max_keeps_order(void)
 }
 
 /* More silent devices than two batches: the first batch has its whole
- * open time (1000 ms), the second what is left of the deadline (500 ms),
- * the rest are not opened: exactly two batches are connected to,
- * DEV_OPEN_BATCH at a time. */
+ * open time (1000 ms), the second what is left of the deadline (1000 ms,
+ * a margin for a loaded machine), the rest are not opened: exactly two
+ * batches are connected to, DEV_OPEN_BATCH at a time. */
 static void
 test_batches_within_deadline(void)
 {
@@ -334,14 +334,14 @@ test_batches_within_deadline(void)
 	T_EQ_INT(silent_up(&s, NSILENT_MAX), 0);
 	T_EQ_INT(watch_start(&w, &s), 0);
 	el = open_timed(
-	    s.paths, NSILENT_MAX, &lg, 1000, 1500, &devs, &ndevs, &first);
+	    s.paths, NSILENT_MAX, &lg, 1000, 2000, &devs, &ndevs, &first);
 	watch_stop(&w);
-	printf("# %d silent devices, deadline 1500 ms: %lld ms\n", NSILENT_MAX,
+	printf("# %d silent devices, deadline 2000 ms: %lld ms\n", NSILENT_MAX,
 	    (long long)el);
 	dev_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
-	T_TRUE(el >= 1400);
+	T_TRUE(el >= 1900);
 	T_EQ_INT(w.accepted, 2 * DEV_OPEN_BATCH);
 	T_EQ_INT(w.max_open, DEV_OPEN_BATCH);
 	snprintf(want, sizeof(want),
@@ -356,7 +356,8 @@ test_batches_within_deadline(void)
 	silent_down(&s);
 }
 
-/* Without a deadline each device has its own open time, all at once. */
+/* Without a deadline each device has its own open time, all at once
+ * (1000 ms each: the three connect well within the first one's time). */
 static void
 test_no_deadline(void)
 {
@@ -369,14 +370,14 @@ test_no_deadline(void)
 
 	T_EQ_INT(silent_up(&s, 3), 0);
 	T_EQ_INT(watch_start(&w, &s), 0);
-	el = open_timed(s.paths, 3, NULL, 300, 0, &devs, &ndevs, &first);
+	el = open_timed(s.paths, 3, NULL, 1000, 0, &devs, &ndevs, &first);
 	watch_stop(&w);
 	dev_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
-	T_TRUE(el >= 280);
+	T_TRUE(el >= 950);
 	T_EQ_INT(w.accepted, 3);
-	T_EQ_INT(w.max_open, 3); /* not 3 x 300 one after another */
+	T_EQ_INT(w.max_open, 3); /* not one after another */
 	T_EQ_INT(util_cap_ms(1000, 0), 1000);
 	T_EQ_INT(util_cap_ms(1000, util_now_ms() - 1), 0);
 	T_TRUE(util_cap_ms(1000, util_now_ms() + 400) <= 400);
@@ -409,7 +410,9 @@ test_without_threads(void)
 	T_EQ_INT(ndevs, 0); /* 1000 + 500 ms on the first two */
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_TRUE(el >= 1400);
-	T_EQ_INT(w.accepted, 2); /* the third one: deadline passed */
+	/* the third one never: the deadline had passed (the second may
+	 * have found none left on a loaded machine) */
+	T_TRUE(w.accepted >= 1 && w.accepted <= 2);
 	T_EQ_INT(w.max_open, 1);
 	T_EQ_INT(watch_start(&w, &s), 0);
 	el = open_timed(s.paths, 4, NULL, 300, 0, &devs, &ndevs, &first);
