@@ -13,6 +13,7 @@
 #include <security/pam_appl.h>
 
 #include "modtest.h"
+#include "tokenctl.h"
 
 #define MT_NSS_WRAPPER "libnss_wrapper.so"
 #define MT_UID_ALICE 4711
@@ -219,6 +220,12 @@ mt_debug_has(const char *needle)
 	fclose(f);
 	buf[n] = '\0';
 	return strstr(buf, needle) != NULL;
+}
+
+size_t
+mt_debug_count(const char *needle)
+{
+	return tokenctl_count_lines(mt.debug, needle);
 }
 
 void

@@ -76,7 +76,6 @@ static void
 test_file_fifo(void)
 {
 	char path[300];
-	int64_t t0 = util_now_ms();
 
 	keys_path(path, sizeof(path));
 	unlink(path);
@@ -85,7 +84,8 @@ test_file_fifo(void)
 		T_EQ_INT(chown(path, mt.alice.uid, mt.alice.gid), 0);
 	T_EQ_INT(mtfix_run("fifo", NODEV " nouserok", "alice"),
 	    PAM_AUTHINFO_UNAVAIL);
-	T_TRUE(util_now_ms() - t0 < 3000);
+	/* refused for its type (opened with O_NONBLOCK: a blocking open
+	 * would wait for a writer that never comes, and never get here) */
 	T_TRUE(mt_debug_has("not a regular file"));
 	unlink(path);
 	/* A directory, too. */
