@@ -35,7 +35,8 @@ common_base_libbase_la_SOURCES = \
 
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \
-	common/crypto/crypto_int.h common/crypto/crypto_direct.c
+	common/crypto/crypto_int.h common/crypto/crypto_direct.c \
+	common/crypto/crypto_select.c
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
 common_mapping_libmapping_la_SOURCES = \
@@ -58,12 +59,14 @@ common_transport_libtransport_la_SOURCES = \
 	common/transport/ctaphid.c common/transport/ctaphid.h \
 	common/transport/hidraw.c common/transport/hidraw_rdesc.c \
 	common/transport/hidraw.h \
-	common/transport/unixdev.c common/transport/unixdev.h
+	common/transport/unixdev.c common/transport/unixdev.h \
+	common/transport/unixpath.c common/transport/unixpath.h
 common_transport_libtransport_la_CFLAGS = $(AM_CFLAGS) $(LIBU2FHOST_CFLAGS)
 # The optional libu2f-host transport backend (--with-libu2f-host).
 if WITH_LIBU2F_HOST
 common_transport_libtransport_la_SOURCES += common/transport/u2fh.c \
-	common/transport/u2fh.h
+	common/transport/u2fh.h common/transport/u2fh_job.c \
+	common/transport/u2fh_int.h
 else
 common_transport_libtransport_la_SOURCES += common/transport/u2fh_none.c
 endif

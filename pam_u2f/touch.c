@@ -63,6 +63,8 @@ touch_devices(
 		debug_err(&c->dbg, "%s%s%s", TOUCH_NO_KEY_MSG,
 		    first_err != ERR_OK ? ": " : "",
 		    first_err != ERR_OK ? err_str(first_err) : "");
+		if (first_err == ERR_FILE_UNSAFE)
+			debug_err(&c->dbg, "%s", TOUCH_UNIX_UNSAFE_MSG);
 		(void)converse_show(c->pamh, PAM_ERROR_MSG, TOUCH_NO_KEY_MSG);
 		return ERR_NO_KEY;
 	}

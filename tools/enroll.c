@@ -104,8 +104,8 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 			break;
 		dev_close_all(*devs, *n);
 		*devs = NULL;
-		if (first_err == ERR_PERM) {
-			r = ERR_PERM; /* waiting will not help */
+		if (first_err == ERR_PERM || first_err == ERR_FILE_UNSAFE) {
+			r = first_err; /* waiting will not help */
 			break;
 		}
 		if ((left = util_ms_left(deadline)) == 0) {
@@ -163,6 +163,14 @@ enroll_explain_open(const struct tool_opts *o, int err)
 		    "(e.g. TAG+=\"uaccess\") or join the group owning the "
 		    "device (often plugdev)",
 		    where ? " " : "", where ? where : "");
+		break;
+	case ERR_FILE_UNSAFE:
+		tool_msg(
+		    "refusing %s: a unix: socket is used only when it and "
+		    "every directory above it are owned by root or by you, "
+		    "and no directory is writable by group or others "
+		    "(unless sticky, like /tmp)",
+		    where ? where : "the unix: device");
 		break;
 	case ERR_NO_KEY:
 	case ERR_NODEV:

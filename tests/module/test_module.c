@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <security/pam_appl.h>
@@ -30,6 +31,7 @@
 #include "test.h"
 #include "tokenctl.h"
 #include "base/util.h"
+#include "touch.h"
 
 /* The module re-sends a request waiting for a touch this often
  * (DEV_U2F_POLL_MS), and with `interactive` looks for keys again this
@@ -59,6 +61,32 @@ test_success(void)
 	T_EQ_INT(touches(&t), 1);
 	T_TRUE(mt_debug_has("verified"));
 	T_EQ_INT(cv.nprompts, 0);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+/* devices=unix: naming a socket in a directory anyone may write to (so
+ * anyone could have bound it): refused before it is asked anything, and
+ * the log says why; the same socket is used once the directory is not
+ * writable. */
+static void
+test_unix_unsafe(void)
+{
+	struct tokenctl t;
+	struct cred c;
+	struct mt_conv cv;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	mtfix_service_dev("unixunsafe", &t, "timeout=5");
+	T_EQ_INT(chmod(t.dir, 0777), 0);
+	T_EQ_INT(mt_auth("unixunsafe", "alice", &cv), PAM_AUTH_ERR);
+	T_TRUE(mt_debug_has(TOUCH_UNIX_UNSAFE_MSG));
+	T_TRUE(mt_debug_has("file has unsafe type, owner or permissions"));
+	T_EQ_INT(touches(&t), 0);
+	T_EQ_INT(chmod(t.dir, 0700), 0);
+	T_EQ_INT(mt_auth("unixunsafe", "alice", &cv), PAM_SUCCESS);
+	T_EQ_INT(touches(&t), 1);
 	cred_clear(&c);
 	tokenctl_stop(&t);
 }
@@ -561,6 +589,7 @@ main(int argc, char **argv)
 	    TEST(test_exports),
 	    TEST(test_setcred),
 	    TEST(test_success),
+	    TEST(test_unix_unsafe),
 	    TEST(test_wrong_token),
 	    TEST(test_presence_denied),
 	    TEST(test_second_token),
