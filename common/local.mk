@@ -46,7 +46,8 @@ common_mapping_libmapping_la_SOURCES = \
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \
-	common/conf/confscan.c common/conf/confscan.h
+	common/conf/confscan.c common/conf/confscan.h \
+	common/conf/opts.c common/conf/opts.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 # The configuration file's default path follows --sysconfdir (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \

@@ -39,9 +39,16 @@ hang(void)
 {
 	struct pollfd p = {.fd = release_fd[0], .events = POLLIN};
 	int64_t deadline = util_now_ms() + HANG_MS;
+	int n;
 
-	while (poll(&p, 1, util_ms_left(deadline)) < 0 && errno == EINTR)
-		;
+	/* Asleep in counted slices until released (or HANG_MS): the
+	 * slices slept before the caller gave up show how long it let the
+	 * call hang, without a clock. */
+	while ((n = poll(&p, 1, U2FHFIX_HANG_SLICE_MS)) <= 0 &&
+	    util_ms_left(deadline) > 0)
+		if (n == 0)
+			__atomic_add_fetch(
+			    &u2fhfix_fk.hang_slices, 1, __ATOMIC_SEQ_CST);
 }
 
 static int
@@ -147,8 +154,8 @@ static const struct dev_u2fh_lib fake_lib = {
     .sendrecv = fake_sendrecv,
     .done = fake_done,
     .version = fake_version,
-    .xfer_ms = 300,
-    .discover_ms = 300,
+    .xfer_ms = U2FHFIX_XFER_MS,
+    .discover_ms = U2FHFIX_DISCOVER_MS,
     .calls = &fake_calls,
     .calls_max = U2FHFIX_CALLS_MAX,
 };

@@ -19,6 +19,12 @@
 #define OPEN_MS 1000
 /* The stand-in's bound on running calls (struct dev_u2fh_lib). */
 #define U2FHFIX_CALLS_MAX 2
+/* The stand-in's deadlines for one exchange and for discovery
+ * (dev_u2fh_lib.xfer_ms, .discover_ms), and the slice a hung call sleeps
+ * in: a hang cut off at its deadline lasts DEADLINE / SLICE slices. */
+#define U2FHFIX_XFER_MS 300
+#define U2FHFIX_DISCOVER_MS 300
+#define U2FHFIX_HANG_SLICE_MS 50
 
 /* The stand-in's state: set a field after u2fhfix_reset to fault it. */
 struct u2fhfix {
@@ -35,6 +41,7 @@ struct u2fhfix {
 	size_t claim_extra;    /* claim a reply this much longer */
 	size_t maxlen[4];      /* last *recvlen offered, per INS */
 	unsigned done;         /* u2fh_devs_done calls */
+	unsigned hang_slices;  /* slices a hung call slept (all of them) */
 	unsigned sends;
 };
 
