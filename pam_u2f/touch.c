@@ -47,9 +47,9 @@ touch_devices(
 	}
 	*deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
-		r = dev_open_backend(c->opt.backend, paths, c->opt.ndevices,
-		    (size_t)c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS,
-		    *deadline, devs, ndevs, &first_err);
+		r = dev_open_backend((enum dev_backend)c->opt.backend, paths,
+		    c->opt.ndevices, (size_t)c->opt.max_devices, &c->dbg.log,
+		    TOUCH_OPEN_MS, *deadline, devs, ndevs, &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
 		    (left = util_ms_left(*deadline)) == 0)
 			break;
