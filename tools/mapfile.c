@@ -42,13 +42,17 @@ make_dir(const char *path)
 /* $XDG_CONFIG_HOME/Yubico/u2f_keys or ~/.config/Yubico/u2f_keys; with
  * create_dir, the folders are made (mode 0700) when missing. */
 int
-mapfile_default_path(bool create_dir, char **out)
+mapfile_default_path(const char *user_home, bool create_dir, char **out)
 {
 	const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
 	struct passwd *pw;
 	char *base = NULL, *dir = NULL;
 	int r = ERR_NOMEM;
 
+	if (user_home != NULL) {
+		xdg = NULL; /* the invoking user's, not the user's */
+		home = user_home;
+	}
 	if (xdg != NULL && xdg[0] == '/')
 		base = strdup(xdg);
 	else {
