@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "mapping/authfile.h"
+#include "mapping/mappath.h"
 #include "base/err.h"
 #include "privdrop.h"
 #include "base/safefile.h"
 #include "mapping/sshkey.h"
-#include "base/usergroup.h"
 #include "userfile.h"
 #include "base/util.h"
 
@@ -72,26 +72,27 @@ userfile_join(const char *a, const char *b, const char *c, char **out)
 	return ERR_OK;
 }
 
-/* The per-user default: $XDG_CONFIG_HOME (secure_getenv, absolute only)
- * or ~/.config, then Yubico/u2f_keys; ~/.ssh/id_ecdsa_sk for sshformat. */
+/* The per-user default (common/mapping/mappath.c, the rule pamu2fcfg
+ * follows too), with XDG_CONFIG_HOME from secure_getenv. */
 static int
 userfile_default(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, char **out, const char **src)
 {
-	const char *xdg;
+	const char *xdg =
+	    o->sshformat ? NULL : secure_getenv("XDG_CONFIG_HOME");
+	bool used = false;
+	int r;
 
-	*src = "the per-user default";
-	if (o->sshformat)
-		return userfile_join(pw->pw_dir, USERFILE_SSH, "", out);
-	xdg = secure_getenv("XDG_CONFIG_HOME");
-	if (xdg != NULL && xdg[0] == '/') {
-		*src = "the per-user default under XDG_CONFIG_HOME";
-		return userfile_join(xdg, USERFILE_DIR, USERFILE_NAME, out);
-	}
-	if (xdg != NULL && xdg[0] != '\0')
+	r = mappath_default(
+	    pw->pw_dir, xdg, o->sshformat, out, &used, NULL, NULL);
+	if (r == ERR_FILE)
+		debug_err(
+		    dbg, "user %s: no absolute home directory", pw->pw_name);
+	*src = used ? "the per-user default under XDG_CONFIG_HOME"
+		    : "the per-user default";
+	if (!used && xdg != NULL && xdg[0] != '\0')
 		debug_msg(dbg, "XDG_CONFIG_HOME is not absolute, ignored");
-	return userfile_join(
-	    pw->pw_dir, ".config/" USERFILE_DIR, USERFILE_NAME, out);
+	return r;
 }
 
 int
@@ -163,17 +164,16 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 	/* A central file: root's, or the calling process's own when that
 	 * is not root (a screen locker); the same thing in sudo or login. */
 	memset(&pol, 0, sizeof(pol));
-	pol.owner = uf->user_file ? pw->pw_uid : geteuid();
-	pol.max_size = uf->user_file ? USERFILE_USER_MAX : USERFILE_CENTRAL_MAX;
-	pol.note = &note;
-	if (uf->user_file)
-		pol.group_ok = usergroup_private(pw, &pol.group_gid);
+	pol.owner = geteuid();
+	pol.max_size = USERFILE_CENTRAL_MAX;
 	if (uf->drop && (r = privdrop_drop(&pd, pw)) != ERR_OK) {
 		debug_err(dbg, "cannot drop privileges to %s", pw->pw_name);
 		return r;
 	}
-	/* A symbolic link only while we are the user (pam-u2f 1.4). */
-	pol.follow_own = uf->user_file && geteuid() == pw->pw_uid;
+	/* The user's own: a symbolic link only while we are the user
+	 * (pam-u2f 1.4), as pamu2fcfg reads it too. */
+	if (uf->user_file)
+		mappath_user_policy(pw, geteuid() == pw->pw_uid, &pol, &note);
 	if (sc != NULL)
 		r = safefile_read_lines(
 		    uf->path, &pol, userfile_feed, sc, &why);

@@ -14,11 +14,7 @@
 #include "base/cred.h"
 #include "debug.h"
 
-#define USERFILE_USER_MAX (1024 * 1024)          /* per-user file cap */
 #define USERFILE_CENTRAL_MAX (256 * 1024 * 1024) /* central file cap */
-#define USERFILE_DIR "Yubico"
-#define USERFILE_NAME "u2f_keys"
-#define USERFILE_SSH ".ssh/id_ecdsa_sk"
 
 struct userfile {
 	char *path;         /* the file chosen */

@@ -13,7 +13,7 @@
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "base/safefile.h"
-#include "base/usergroup.h"
+#include "mapping/mappath.h"
 #include "tool.h"
 
 int
@@ -75,8 +75,7 @@ manage_policy(
 	if (!tool_own_file(o) || (pw = getpwnam(o->user)) == NULL ||
 	    pw->pw_uid != geteuid())
 		return;
-	pol->follow_own = 1;
-	pol->group_ok = usergroup_private(pw, &pol->group_gid);
+	mappath_user_policy(pw, true, pol, note); /* the module's rules */
 }
 
 /* Load the user's credentials the way the module does: safefile_read,
