@@ -43,7 +43,8 @@ common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authfile.c common/mapping/authfile.h \
 	common/mapping/authfile_int.h common/mapping/authscan.c \
-	common/mapping/sshkey.c common/mapping/sshkey.h
+	common/mapping/sshkey.c common/mapping/sshkey.h \
+	common/mapping/mappath.c common/mapping/mappath.h
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \
