@@ -84,9 +84,11 @@ struct conf {
 	int timeout;    /* CONF_TIMEOUT_MIN..CONF_TIMEOUT_MAX */
 	char **devices; /* "/dev/..." or "unix:/..." entries */
 	size_t ndevices;
+	bool found; /* conf_load: the file existed and was read */
 };
 
-/* The default path, $(sysconfdir)/security/pam_u2f.conf; never NULL. */
+/* The default path (configure --with-pam-conf, default
+ * /etc/security/pam_u2f.conf); never NULL. */
 const char *conf_default_path(void);
 
 /* The key's name in the file, e.g. "max_devices"; NULL if out of range. */

@@ -30,6 +30,6 @@ common_libcommon_la_SOURCES += common/dev_u2fh.c common/dev_u2fh.h
 else
 common_libcommon_la_SOURCES += common/dev_u2fh_none.c
 endif
-# The configuration file's default path follows --sysconfdir (conf.c).
+# The configuration file's default path: --with-pam-conf (conf.c).
 common_libcommon_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DPAM_U2F_CONF_DEFAULT='"$(sysconfdir)/security/pam_u2f.conf"'
+	-DPAM_U2F_CONF_DEFAULT='"$(PAM_U2F_CONF)"'

@@ -391,6 +391,7 @@ args_conf(struct options *o, int argc, const char **argv, struct conf *c,
 		log_msg(errlog, "%s", err[0] != '\0' ? err : err_str(r));
 		return ERR_CONFIG;
 	}
+	o->conf_found = c->found;
 	args_conf_apply(o, c);
 	return ERR_OK;
 }

@@ -40,9 +40,10 @@ struct options {
 	int userverification;
 	int pinverification;
 	bool sshformat;
-	char *conf;
-	int timeout;    /* seconds, for the touch */
-	char **devices; /* explicit device paths (devices=) */
+	char *conf;      /* conf=, NULL: the default file */
+	bool conf_found; /* that file existed and was read */
+	int timeout;     /* seconds, for the touch */
+	char **devices;  /* explicit device paths (devices=) */
 	size_t ndevices;
 	enum dev_backend backend; /* backend=, default native */
 };

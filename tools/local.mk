@@ -5,3 +5,11 @@ tools_pamu2fcfg_SOURCES = tools/pamu2fcfg.c tools/tool.h \
 	tools/config.c
 tools_pamu2fcfg_LDADD = common/libcommon.la
 EXTRA_DIST += tools/demo.sh
+
+# make install refuses to overwrite files that a Debian package owns
+# (tools/dpkg-guard.sh): checked before the module and pamu2fcfg go in.
+EXTRA_DIST += tools/dpkg-guard.sh
+install-binPROGRAMS install-pamLTLIBRARIES: pu-dpkg-guard
+pu-dpkg-guard:
+	@$(SHELL) '$(srcdir)/tools/dpkg-guard.sh' '$(DESTDIR)' \
+	    '$(pamdir)/pam_u2f.so' '$(bindir)/pamu2fcfg'
