@@ -1,5 +1,5 @@
 # Unit tests: one program per common/ file, TAP output via tests/test.h.
-EXTRA_DIST += tests/test.h tests/run.sh
+EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib
 
 check_LTLIBRARIES += tests/libtokenctl.la
 tests_libtokenctl_la_SOURCES = tests/tokenctl.c tests/tokenctl.h

@@ -57,10 +57,21 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	    grep -v -x -e tests/module/test_module -e tests/tool/module.sh \
 	    -e tests/module/test_modfile \
 	    -e tests/module/test_confmod -e tests/conf_agree.sh)
+	# gcc: with a hostile config at the default path (tests/hermetic.lib)
+	[ "$name" != gcc ] || hermetic_on "$dir" 1 || :
 	make -C "$dir" -j"$jobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1
 	count_suite "$dir"
 	[ -s "$dir/test-suite.log" ] || one 1 "$name make check produced no results"
+	if [ "$name" = gcc ] && [ -n "$hermetic_files" ]; then
+		hermetic_check 1
+		hermetic_phase2 "$dir"
+	fi
 }
+
+# shellcheck source=tests/hermetic.lib
+. "$top/tests/hermetic.lib"
+trap hermetic_off EXIT
+trap 'exit 130' INT TERM
 
 tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
 case " $stages " in *" vm "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
