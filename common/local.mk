@@ -1,35 +1,94 @@
-noinst_LTLIBRARIES += common/libcommon.la
-common_libcommon_la_SOURCES = \
-	common/err.c common/err.h \
-	common/util.c common/util.h \
-	common/rbuf.c common/rbuf.h \
-	common/b64.c common/b64.h \
-	common/hid.c common/hid.h \
-	common/ctaphid.c common/ctaphid.h \
-	common/hidraw.c common/hidraw_rdesc.c common/hidraw.h \
-	common/unixdev.c common/unixdev.h \
-	common/u2f.c common/u2f.h \
-	common/crypto.c common/crypto.h common/crypto_int.h \
-	common/crypto_direct.c \
-	common/cred.c common/cred.h \
-	common/dev.c common/dev.h \
-	common/dev_u2f.c common/dev_int.h \
-	common/auth.c common/auth.h common/devset.c \
-	common/authfile.c common/authfile.h common/authfile_int.h \
-	common/authscan.c \
-	common/safefile.c common/safefile.h \
-	common/sshkey.c common/sshkey.h \
-	common/conf.c common/conf.h common/confscan.c common/confscan.h
-common_libcommon_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
-	$(LIBCONFUSE_CFLAGS) $(LIBU2FHOST_CFLAGS)
-common_libcommon_la_LIBADD = $(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) \
-	$(LIBU2FHOST_LIBS) -lpthread
+# common/: one folder per layer, each a convenience library. Dependencies
+# point one way (tests/layers.sh checks every #include in make check):
+#
+#   auth       one touch across devices; manual mode
+#   device     a device = transport + protocol; opening many in threads
+#   proto      authenticator protocols (U2F) behind one interface
+#   transport  moving messages: CTAPHID, hidraw, unix:, libu2f-host
+#   crypto     the only OpenSSL user          (a leaf over base)
+#   mapping    credential sources: mapping files, OpenSSH keys (leaf)
+#   conf       every option, the config file  (leaf)
+#   base       errors, util, log, rbuf, b64, credential, safe files
+#
+# A layer may include only the layers listed below it in tests/layers.sh.
+# common/libcommon.la is the union that programs link.
+COMMON_LAYERS = common/base/libbase.la common/crypto/libcrypto.la \
+	common/mapping/libmapping.la common/conf/libconf.la \
+	common/transport/libtransport.la common/proto/libproto.la \
+	common/device/libdevice.la common/auth/libauth.la
+noinst_LTLIBRARIES += $(COMMON_LAYERS) common/libcommon.la
+common_libcommon_la_SOURCES =
+common_libcommon_la_LIBADD = common/auth/libauth.la \
+	common/device/libdevice.la common/proto/libproto.la \
+	common/transport/libtransport.la common/conf/libconf.la \
+	common/mapping/libmapping.la common/crypto/libcrypto.la \
+	common/base/libbase.la \
+	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) -lpthread
+
+common_base_libbase_la_SOURCES = \
+	common/base/err.c common/base/err.h \
+	common/base/util.c common/base/util.h \
+	common/base/rbuf.c common/base/rbuf.h \
+	common/base/b64.c common/base/b64.h \
+	common/base/cred.c common/base/cred.h \
+	common/base/safefile.c common/base/safefile.h
+
+common_crypto_libcrypto_la_SOURCES = \
+	common/crypto/crypto.c common/crypto/crypto.h \
+	common/crypto/crypto_int.h common/crypto/crypto_direct.c
+common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+
+common_mapping_libmapping_la_SOURCES = \
+	common/mapping/authfile.c common/mapping/authfile.h \
+	common/mapping/authfile_int.h common/mapping/authscan.c \
+	common/mapping/sshkey.c common/mapping/sshkey.h
+
+common_conf_libconf_la_SOURCES = \
+	common/conf/conf.c common/conf/conf.h \
+	common/conf/confscan.c common/conf/confscan.h
+common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
+# The configuration file's default path: --with-pam-conf (conf.c).
+common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPAM_U2F_CONF_DEFAULT='"$(PAM_U2F_CONF)"'
+
+common_transport_libtransport_la_SOURCES = \
+	common/transport/xport.c common/transport/xport.h \
+	common/transport/xport_int.h common/transport/hid.h \
+	common/transport/devinfo.c common/transport/devinfo.h \
+	common/transport/ctaphid.c common/transport/ctaphid.h \
+	common/transport/hidraw.c common/transport/hidraw_rdesc.c \
+	common/transport/hidraw.h \
+	common/transport/unixdev.c common/transport/unixdev.h
+common_transport_libtransport_la_CFLAGS = $(AM_CFLAGS) $(LIBU2FHOST_CFLAGS)
 # The optional libu2f-host transport backend (--with-libu2f-host).
 if WITH_LIBU2F_HOST
-common_libcommon_la_SOURCES += common/dev_u2fh.c common/dev_u2fh.h
+common_transport_libtransport_la_SOURCES += common/transport/u2fh.c \
+	common/transport/u2fh.h
 else
-common_libcommon_la_SOURCES += common/dev_u2fh_none.c
+common_transport_libtransport_la_SOURCES += common/transport/u2fh_none.c
 endif
-# The configuration file's default path: --with-pam-conf (conf.c).
-common_libcommon_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DPAM_U2F_CONF_DEFAULT='"$(PAM_U2F_CONF)"'
+
+common_proto_libproto_la_SOURCES = \
+	common/proto/proto.c common/proto/proto.h \
+	common/proto/u2f.c common/proto/u2f.h \
+	common/proto/u2f_op.c
+
+common_device_libdevice_la_SOURCES = \
+	common/device/dev.c common/device/dev.h \
+	common/device/devset.c common/device/devxports.c
+
+common_auth_libauth_la_SOURCES = \
+	common/auth/auth.c common/auth/auth.h \
+	common/auth/wait.c common/auth/wait.h \
+	common/auth/manual.c common/auth/manual.h
+
+# Every source of every layer, for builds that compile them again with
+# other flags (fuzz/local.mk).
+COMMON_SOURCES = $(common_base_libbase_la_SOURCES) \
+	$(common_crypto_libcrypto_la_SOURCES) \
+	$(common_mapping_libmapping_la_SOURCES) \
+	$(common_conf_libconf_la_SOURCES) \
+	$(common_transport_libtransport_la_SOURCES) \
+	$(common_proto_libproto_la_SOURCES) \
+	$(common_device_libdevice_la_SOURCES) \
+	$(common_auth_libauth_la_SOURCES)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "err.h"
+#include "base/err.h"
 #include "fuzz.h"
 
 #define MAX_ARGS 64

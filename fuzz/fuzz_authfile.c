@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "authfile.h"
-#include "cred.h"
-#include "err.h"
+#include "mapping/authfile.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "fuzz.h"
 
 #define USER "alice"

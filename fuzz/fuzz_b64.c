@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/err.h"
 #include "fuzz.h"
 
 struct codec {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 #include "fuzz.h"
 
 #define ERRLEN 96 /* small, so long messages are truncated */

@@ -10,9 +10,9 @@
 
 #include <string.h>
 
-#include "crypto.h"
-#include "crypto_int.h"
-#include "err.h"
+#include "crypto/crypto.h"
+#include "crypto/crypto_int.h"
+#include "base/err.h"
 #include "fuzz.h"
 
 struct input {

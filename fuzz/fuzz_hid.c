@@ -1,15 +1,21 @@
 /* The CTAPHID receive path behind the struct hid_io seam: a scripted
  * device whose reads return the fuzz input cut into reports. ctaphid_open
- * runs INIT, then one exchange chosen by the first byte.
+ * runs INIT, then one exchange chosen by the first byte. The U2F
+ * exchanges go through the production path: a transport over the
+ * scripted device (xport_open_io), the device layer choosing its protocol
+ * (U2F VERSION), then the U2F protocol's register or assertion.
  *
  * Input: op | size | reports...
  *   op bits 0-2  exchange: 0 recv MSG (cap 7609), 1 recv MSG (cap from
- *                the first report byte), 2 PING, 3 U2F VERSION, 4 U2F
- *                REGISTER, 5 U2F AUTHENTICATE, 6 WINK, 7 two receives
+ *                the first report byte), 2 PING, 3 U2F VERSION (open a
+ *                device), 4 U2F REGISTER, 5 U2F AUTHENTICATE (each after
+ *                a VERSION reply), 6 WINK, 7 two receives
  *   op bit 3     echo the host's INIT nonce into INIT replies on the
  *                broadcast channel (else the nonce must be guessed)
  *   op bit 4     when the input is used up, reads fail with ERR_NODEV
  *                (else ERR_TIMEOUT)
+ *   op bit 5     AUTHENTICATE: presence required
+ *   op bit 6     AUTHENTICATE: probe (check-only) first
  *   size         0: 64-byte reports, else 8 + size % 57
  * The written reports are only checked for their length. */
 #include "config.h"
@@ -18,14 +24,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "base/err.h"
+#include "device/dev.h"
 #include "fuzz.h"
-#include "hid.h"
-#include "u2f.h"
+#include "proto/u2f.h"
+#include "transport/ctaphid.h"
+#include "transport/hid.h"
 
 #define OP_PATCH_NONCE 0x08
 #define OP_NODEV_AT_END 0x10
+#define OP_PRESENCE 0x20
+#define OP_PROBE 0x40
 #define NONCE_OFF 7
 #define NONCE_LEN 8
 #define MS 1000
@@ -90,18 +99,18 @@ script_read(void *handle, uint8_t *buf, size_t cap, int ms)
 }
 
 static int
-script_write(void *handle, const uint8_t *buf, size_t len)
+script_write(void *handle, const uint8_t *buf, size_t len, int ms)
 {
 	struct script *s = handle;
 
-	FUZZ_CHECK(s->open && len == s->report);
+	FUZZ_CHECK(s->open && len == s->report && ms >= 0);
 	if (is_init_frame(buf, len))
 		memcpy(s->nonce, buf + NONCE_OFF, NONCE_LEN);
 	return ERR_OK;
 }
 
 static const struct hid_io script_io = {
-    script_open, script_close, script_read, script_write};
+    script_open, script_close, script_read, script_write, NULL};
 
 /* The log sink: lines must be bounded strings. */
 static void
@@ -130,33 +139,56 @@ recv_msg(struct ctaphid *ch, size_t cap)
 	return r;
 }
 
+/* A U2F operation through the device layer on a device of its own (the
+ * channel of the caller stays unused). */
 static int
-u2f_op(struct ctaphid *ch, int op)
+u2f_op(const char *path, const struct script *s, const struct log *lg, int op)
 {
-	static const uint8_t param[U2F_PARAM_LEN] = {1, 2, 3};
-	static const uint8_t kh[64] = {0x2a, 0x55};
-	struct u2f_reg reg;
-	struct u2f_auth auth;
+	static uint8_t kh[64] = {0x2a, 0x55};
+	static uint8_t pk[65] = {0x04};
+	struct cred c = {kh, sizeof(kh), pk, sizeof(pk), COSE_ES256, 0};
+	struct reg_result reg;
+	struct assert_req ar;
+	struct assertion as;
+	struct reg_req rr;
+	struct xport *x = NULL;
+	struct dev *d = NULL;
 	int r;
 
-	switch (op) {
-	case 3:
-		FUZZ_CALL(r, u2f_version(ch, MS));
+	memset(&reg, 0, sizeof(reg));
+	memset(&as, 0, sizeof(as));
+	FUZZ_CALL(r,
+	    xport_open_io(&script_io, path, s->report, s->report, lg, MS, &x));
+	if (r != ERR_OK)
 		return r;
-	case 4:
-		FUZZ_CALL(r, u2f_register(ch, param, param, &reg, MS));
+	FUZZ_CALL(r, dev_open_xport(x, lg, MS, &d));
+	if (r != ERR_OK || op == 3)
+		goto out;
+	if (op == 4) {
+		memset(&rr, 0, sizeof(rr));
+		rr.rp_id = "pam://fuzz";
+		rr.type = COSE_ES256;
+		FUZZ_CALL(r, dev_register(d, &rr, &reg, MS));
 		if (r == ERR_OK)
-			FUZZ_CHECK(reg.kh_len >= 1 && reg.cert != NULL);
-		u2f_reg_clear(&reg);
-		return r;
-	default:
-		FUZZ_CALL(r,
-		    u2f_authenticate(ch, U2F_AUTH_ENFORCE, param, param, kh,
-			sizeof(kh), &auth, MS));
-		if (r == ERR_OK)
-			FUZZ_CHECK(auth.sig_len >= U2F_SIG_MIN);
-		return r;
+			FUZZ_CHECK(reg.cred.kh_len >= 1 && reg.cert != NULL);
+		reg_result_clear(&reg);
+		goto out;
 	}
+	memset(&ar, 0, sizeof(ar));
+	ar.rp_id = "pam://fuzz";
+	ar.allow = &c;
+	ar.nallow = 1;
+	ar.presence = (s->op & OP_PRESENCE) != 0;
+	ar.probe = (s->op & OP_PROBE) != 0;
+	FUZZ_CALL(r, dev_assert_begin(d, &ar, util_now_ms() + MS));
+	if (r == ERR_OK)
+		FUZZ_CALL(r, dev_assert_wait(d, &as, MS));
+	/* the key is not the one that signed: never a verified answer */
+	FUZZ_CHECK(r != ERR_OK);
+	assertion_clear(&as);
+out:
+	dev_close(&d);
+	return r;
 }
 
 static int
@@ -181,7 +213,7 @@ exchange(struct ctaphid *ch, const struct script *s)
 			return r;
 		return recv_msg(ch, CTAPHID_MAX_MSG);
 	default:
-		return u2f_op(ch, op);
+		return ERR_INVAL; /* u2f_op, without the channel */
 	}
 }
 
@@ -195,6 +227,11 @@ pass(void *arg)
 	int r;
 
 	snprintf(path, sizeof(path), "fuzz:%p", (void *)&s);
+	if ((s.op & 7) >= 3 && (s.op & 7) <= 5) {
+		(void)u2f_op(path, &s, &lg, s.op & 7);
+		FUZZ_CHECK(!s.open);
+		return;
+	}
 	FUZZ_CALL(r,
 	    ctaphid_open(&script_io, path, s.report, s.report, &lg, MS, &ch));
 	if (r != ERR_OK) {

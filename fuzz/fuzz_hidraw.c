@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "fuzz.h"
-#include "hid.h"
-#include "hidraw.h"
+#include "transport/hid.h"
+#include "transport/hidraw.h"
 
 struct input {
 	const uint8_t *data;

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/err.h"
 #include "fuzz.h"
 #include "manualkat.h"
 

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
-#include "cred.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "fuzz.h"
-#include "sshkey.h"
+#include "mapping/sshkey.h"
 
 #define BEGIN "-----BEGIN OPENSSH PRIVATE KEY-----\n"
 #define END "-----END OPENSSH PRIVATE KEY-----\n"

@@ -5,9 +5,9 @@
 
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "fuzz.h"
-#include "u2f.h"
+#include "proto/u2f.h"
 
 struct input {
 	const uint8_t *data;

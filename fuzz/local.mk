@@ -27,13 +27,13 @@ FUZZ_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
 	-Wl,--wrap=reallocarray,--wrap=strdup,--wrap=strndup \
 	-Wl,--wrap=nanosleep,--wrap=clock_gettime
 FUZZ_LDADD = fuzz/libfuzzsupport.la fuzz/libfuzzcommon.la \
-	$(common_libcommon_la_LIBADD) $(LIBCRYPTO_LIBS)
+	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) -lpthread
 
-fuzz_libfuzzcommon_la_SOURCES = $(common_libcommon_la_SOURCES) \
+fuzz_libfuzzcommon_la_SOURCES = $(COMMON_SOURCES) \
 	pam_u2f/args.c pam_u2f/args.h
-# Same sources and defines as common/libcommon.la (common/local.mk).
+# Same sources and defines as the layers of common/ (common/local.mk).
 fuzz_libfuzzcommon_la_CPPFLAGS = $(FUZZ_CPPFLAGS) \
-	$(common_libcommon_la_CPPFLAGS)
+	$(common_conf_libconf_la_CPPFLAGS)
 fuzz_libfuzzcommon_la_CFLAGS = $(FUZZ_ALL_CFLAGS)
 
 fuzz_libfuzzsupport_la_SOURCES = fuzz/fuzz.c fuzz/fuzz.h \

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cred.h"
-#include "err.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "manualkat.h"
 
 #define LINES 4

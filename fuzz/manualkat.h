@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "manual.h"
+#include "auth/manual.h"
 
 #define MANUALKAT_RP "https://gstatic.com/securitykey/a/example.com"
 

@@ -178,12 +178,17 @@ def hid():
           frames(CID, 0x81, b"fuzz ping data!\0"))
     write("hid", "version", bytes([3 | patch, 0]) + init_reply() +
           frames(CID, 0x83, b"U2F_V2" + SW_OK))
+    # U2F operations open a device first: VERSION, then the operation
+    version = frames(CID, 0x83, b"U2F_V2" + SW_OK)
     write("hid", "register", bytes([4 | patch, 0]) + init_reply() +
-          frames(CID, 0x83, REG_REPLY + SW_OK))
+          version + frames(CID, 0x83, REG_REPLY + SW_OK))
     write("hid", "authenticate", bytes([5 | patch, 0]) + init_reply() +
-          keepalive + frames(CID, 0x83, AUTH_REPLY + SW_OK))
+          version + keepalive + frames(CID, 0x83, AUTH_REPLY + SW_OK))
+    write("hid", "authenticate_probe", bytes([5 | patch | 0x60, 0]) +
+          init_reply() + version + frames(CID, 0x83, b"\x69\x85") +
+          frames(CID, 0x83, AUTH_REPLY + SW_OK))
     write("hid", "auth_presence_needed", bytes([5 | patch, 0]) +
-          init_reply() + frames(CID, 0x83, b"\x69\x85"))
+          init_reply() + version + frames(CID, 0x83, b"\x69\x85"))
     write("hid", "wink", bytes([6 | patch, 0]) + init_reply() +
           frames(CID, 0x88, b""))
     write("hid", "two_messages", bytes([7 | patch, 0]) + init_reply() +
@@ -194,7 +199,8 @@ def hid():
     write("hid", "error_frame", bytes([0 | patch, 0]) + init_reply() +
           frames(CID, 0xbf, b"\x06"))
     write("hid", "report32_register", bytes([4 | patch, 32 - 8]) +
-          init_reply(32) + frames(CID, 0x83, REG_REPLY + SW_OK, 32))
+          init_reply(32) + frames(CID, 0x83, b"U2F_V2" + SW_OK, 32) +
+          frames(CID, 0x83, REG_REPLY + SW_OK, 32))
     write("hid", "nodev", bytes([0 | patch | 0x10, 0]) + init_reply())
     write("hid", "init_unpatched", bytes([0, 0]) + init_reply())
 

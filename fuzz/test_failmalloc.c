@@ -14,18 +14,18 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "authfile.h"
-#include "b64.h"
-#include "conf.h"
-#include "crypto.h"
-#include "crypto_int.h"
-#include "err.h"
+#include "mapping/authfile.h"
+#include "base/b64.h"
+#include "conf/conf.h"
+#include "crypto/crypto.h"
+#include "crypto/crypto_int.h"
+#include "base/err.h"
 #include "failmalloc.h"
 #include "fuzz.h"
 #include "manualkat.h"
-#include "sshkey.h"
-#include "u2f.h"
-#include "util.h"
+#include "mapping/sshkey.h"
+#include "proto/u2f.h"
+#include "base/util.h"
 #include "test.h"
 
 #define SEED_MAX 65536

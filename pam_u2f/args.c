@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 
 enum arg_kind { ARG_FLAG, ARG_STRING, ARG_INT, ARG_TRI, ARG_SPECIAL };
 

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dev.h"
-#include "util.h"
+#include "device/dev.h"
+#include "base/util.h"
 
 #define ARGS_TIMEOUT_DEFAULT 30 /* seconds */
 #define ARGS_TIMEOUT_MAX 3600

@@ -12,10 +12,11 @@
 #include <security/pam_modules.h>
 
 #include "call.h"
-#include "conf.h"
-#include "crypto.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
 #include "manualconv.h"
+#include "proto/proto.h"
 #include "retval.h"
 #include "touch.h"
 #include "userfile.h"
@@ -92,27 +93,21 @@ call_user(struct call *c)
 	return ERR_OK;
 }
 
-/* What needs FIDO2 (CTAP2) is refused by name, never downgraded. */
+/* What needs FIDO2 (CTAP2) is refused by name, never downgraded, before
+ * any device is opened (the rule itself is the protocol layer's). */
 static int
 call_check_creds(struct call *c)
 {
-	const struct cred *cr;
+	const char *why;
 	size_t i;
 
 	for (i = 0; i < c->ncreds; i++) {
-		cr = &c->creds[i];
-		if (cr->type == COSE_ES256 &&
-		    (cr->flags &
-			(CRED_PIN | CRED_VERIFICATION | CRED_RESIDENT)) == 0)
+		if (proto_cred_supported(&c->creds[i], &why) == ERR_OK)
 			continue;
 		debug_err(&c->dbg,
 		    "credential %zu of %s needs FIDO2 (%s), "
 		    "which is not supported yet",
-		    i + 1, c->user,
-		    cr->type != COSE_ES256                ? "key type"
-			: (cr->flags & CRED_PIN)          ? "+pin"
-			: (cr->flags & CRED_VERIFICATION) ? "+verification"
-							  : "resident key");
+		    i + 1, c->user, why);
 		return ERR_UNSUPPORTED;
 	}
 	return ERR_OK;

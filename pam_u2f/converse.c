@@ -7,8 +7,8 @@
 #include <security/pam_modules.h>
 
 #include "converse.h"
-#include "err.h"
-#include "util.h"
+#include "base/err.h"
+#include "base/util.h"
 
 static void
 resp_free(struct pam_response *resp)

@@ -9,7 +9,7 @@
 
 #include <security/pam_modules.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum debug_to { DEBUG_OFF, DEBUG_STDERR, DEBUG_SYSLOG, DEBUG_FILE };
 

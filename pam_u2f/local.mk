@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += pam_u2f/libmodule.la
 pam_u2f_libmodule_la_SOURCES = \
 	pam_u2f/args.c pam_u2f/args.h \
-	pam_u2f/call.c pam_u2f/call.h \
+	pam_u2f/call.c pam_u2f/call.h pam_u2f/callctx.h \
 	pam_u2f/converse.c pam_u2f/converse.h \
 	pam_u2f/debug.c pam_u2f/debug.h \
 	pam_u2f/manualconv.c pam_u2f/manualconv.h \
@@ -25,9 +25,6 @@ pam_u2f_pam_u2f_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
 pam_u2f_pam_u2f_la_LIBADD = pam_u2f/libmodule.la common/libcommon.la \
 	$(PAM_LIBS)
 EXTRA_DIST += pam_u2f/export.sym
-
-# Manual mode's pure parts live in common/ (no PAM headers).
-common_libcommon_la_SOURCES += common/manual.c common/manual.h
 
 # Leave no .la behind in the PAM directory.
 install-data-hook:

@@ -6,12 +6,12 @@
 
 #include <security/pam_appl.h>
 
-#include "b64.h"
+#include "base/b64.h"
 #include "converse.h"
-#include "err.h"
-#include "manual.h"
+#include "base/err.h"
+#include "auth/manual.h"
 #include "manualconv.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MANUALCONV_LINES 4
 
@@ -30,7 +30,7 @@ manualconv_rp(const struct call *c, const struct cred *cr)
 
 /* Show the intro and one challenge per credential. */
 static int
-manualconv_show(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN])
+manualconv_show(struct call *c, const uint8_t (*cdh)[PROTO_CDH_LEN])
 {
 	char intro[256], *chal = NULL;
 	size_t i;
@@ -55,7 +55,7 @@ manualconv_show(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN])
 
 /* Verify the answer against the challenge whose cdh it echoes. */
 static int
-manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
+manualconv_check(struct call *c, const uint8_t (*cdh)[PROTO_CDH_LEN],
     const struct manual_answer *a)
 {
 	struct assertion as;
@@ -83,7 +83,7 @@ manualconv_check(struct call *c, const uint8_t (*cdh)[DEV_CDH_LEN],
 int
 manualconv_run(struct call *c)
 {
-	uint8_t(*cdh)[DEV_CDH_LEN] = NULL;
+	uint8_t(*cdh)[PROTO_CDH_LEN] = NULL;
 	char *line[MANUALCONV_LINES] = {NULL, NULL, NULL, NULL};
 	struct manual_answer a;
 	size_t i;
@@ -92,7 +92,7 @@ manualconv_run(struct call *c)
 	if ((cdh = calloc(c->ncreds, sizeof(*cdh))) == NULL)
 		return ERR_NOMEM;
 	if ((r = util_random(cdh, c->ncreds * sizeof(*cdh))) != ERR_OK ||
-	    (r = manualconv_show(c, (const uint8_t(*)[DEV_CDH_LEN])cdh)) !=
+	    (r = manualconv_show(c, (const uint8_t(*)[PROTO_CDH_LEN])cdh)) !=
 		ERR_OK)
 		goto fail;
 	for (i = 0; i < MANUALCONV_LINES; i++)
@@ -105,7 +105,7 @@ manualconv_run(struct call *c)
 	a.rp_id = line[1];
 	a.authdata = line[2];
 	a.sig = line[3];
-	r = manualconv_check(c, (const uint8_t(*)[DEV_CDH_LEN])cdh, &a);
+	r = manualconv_check(c, (const uint8_t(*)[PROTO_CDH_LEN])cdh, &a);
 fail:
 	for (i = 0; i < MANUALCONV_LINES; i++)
 		converse_free(line[i]);

@@ -4,7 +4,7 @@
 #ifndef PU_MANUALCONV_H
 #define PU_MANUALCONV_H
 
-#include "call.h"
+#include "callctx.h"
 
 #define MANUALCONV_INTRO                                                       \
 	"Now please copy-paste the below challenge(s) "                        \

@@ -5,7 +5,7 @@
 #include <security/pam_modules.h>
 
 #include "call.h"
-#include "err.h"
+#include "base/err.h"
 
 int
 pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)

@@ -4,7 +4,7 @@
 #ifndef PU_PENDING_H
 #define PU_PENDING_H
 
-#include "call.h"
+#include "callctx.h"
 
 #define PENDING_DEFAULT_FMT "/var/run/user/%lu/pam-u2f-authpending"
 

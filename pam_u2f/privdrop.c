@@ -6,7 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "privdrop.h"
 
 /* glibc's setgroups/setresuid broadcast to every thread; the system calls

@@ -5,7 +5,7 @@
 
 #include <security/pam_modules.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "retval.h"
 
 int

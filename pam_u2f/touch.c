@@ -6,12 +6,12 @@
 
 #include <security/pam_appl.h>
 
-#include "auth.h"
+#include "auth/auth.h"
 #include "converse.h"
-#include "err.h"
+#include "base/err.h"
 #include "pending.h"
 #include "touch.h"
-#include "util.h"
+#include "base/util.h"
 
 static void
 touch_sleep(int ms)
@@ -46,13 +46,13 @@ touch_devices(
 	}
 	*deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
-		r = auth_open_backend(c->opt.backend, paths, c->opt.ndevices,
+		r = dev_open_backend(c->opt.backend, paths, c->opt.ndevices,
 		    c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS, *deadline,
 		    devs, ndevs, &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
 		    (left = util_ms_left(*deadline)) == 0)
 			break;
-		auth_close_all(*devs, *ndevs);
+		dev_close_all(*devs, *ndevs);
 		*devs = NULL;
 		touch_sleep(
 		    left < TOUCH_REDISCOVER_MS ? left : TOUCH_REDISCOVER_MS);
@@ -120,7 +120,8 @@ touch_run(struct call *c)
 		    (unsigned long)res.assertion.counter);
 	else
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
+	auth_result_clear(&res);
 fail:
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }

@@ -4,7 +4,7 @@
 #ifndef PU_TOUCH_H
 #define PU_TOUCH_H
 
-#include "call.h"
+#include "callctx.h"
 
 #define TOUCH_REDISCOVER_MS 500 /* interactive: look for keys this often */
 #define TOUCH_OPEN_MS 1000      /* to open one device */

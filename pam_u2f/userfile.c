@@ -6,13 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "authfile.h"
-#include "err.h"
+#include "mapping/authfile.h"
+#include "base/err.h"
 #include "privdrop.h"
-#include "safefile.h"
-#include "sshkey.h"
+#include "base/safefile.h"
+#include "mapping/sshkey.h"
 #include "userfile.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Substitute %u (user), %h (home) and %% in pat. */
 static int

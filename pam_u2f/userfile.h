@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "args.h"
-#include "cred.h"
+#include "base/cred.h"
 #include "debug.h"
 
 #define USERFILE_USER_MAX (1024 * 1024)          /* per-user file cap */

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "authfile.h"
+#include "mapping/authfile.h"
 
 /* Key handle and public key of the FIDO registration example
  * (u2f-protocol.md section 3), in the encodings pam-u2f writes. */

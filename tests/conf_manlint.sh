@@ -2,7 +2,7 @@
 # Lint man/pam_u2f.conf.5 with mandoc (skipped when mandoc is missing) and
 # check that it documents every key of the schema in common/conf.c.
 . "${top_srcdir:-.}/tests/manlint.lib"
-src="${top_srcdir:-.}/common/conf.c"
+src="${top_srcdir:-.}/common/conf/conf.c"
 manlint_start "${top_srcdir:-.}/man/pam_u2f.conf.5" 2
 manlint_lint 1 pam_u2f.conf.5
 keys=$(sed -n 's/^[[:space:]]*\[CONF_[A-Z_]*\] = {[[:space:]]*"\([a-z_]*\)".*/\1/p' \

@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 #include "test.h"
 
 #define NAME "test.conf"

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "base/err.h"
 
 #define DC_OPEN_MS 2000
 #define DC_HEX_MAX (2 * 255 + 1)
@@ -169,6 +169,7 @@ cmd_auth(struct dc *dc, const struct cred *c)
 		printf("ok counter %u flags %02x on %s\n",
 		    res.assertion.counter, res.assertion.flags,
 		    dev_path(dc->devs[res.dev_index]));
+	auth_result_clear(&res);
 	return r;
 }
 
@@ -237,11 +238,11 @@ main(int argc, char **argv)
 	    (strcmp(argv[0], "list") != 0 && strcmp(argv[0], "register") != 0 &&
 		strcmp(argv[0], "probe") != 0 && strcmp(argv[0], "auth") != 0))
 		usage();
-	r = auth_open_backend(dc.backend, NULL, 0, 0, &dc.log, DC_OPEN_MS, 0,
+	r = dev_open_backend(dc.backend, NULL, 0, 0, &dc.log, DC_OPEN_MS, 0,
 	    &dc.devs, &dc.ndevs, &first);
 	if (r == ERR_OK)
 		r = run(&dc, argv[0], argc > 1 ? argv[1] : NULL);
-	auth_close_all(dc.devs, dc.ndevs);
+	dev_close_all(dc.devs, dc.ndevs);
 	if (r != ERR_OK) {
 		fprintf(stderr, "error: %s%s%s\n", err_name(r),
 		    first != ERR_OK ? ", first open error " : "",

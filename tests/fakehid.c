@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
 
 #define FAKE_REPORT_CAP (2 * HID_REPORT_MAX)
@@ -383,12 +383,13 @@ fake_read(void *handle, uint8_t *buf, size_t cap, int ms)
 }
 
 static int
-fake_write(void *handle, const uint8_t *buf, size_t len)
+fake_write(void *handle, const uint8_t *buf, size_t len, int ms)
 {
 	struct fakehid *f = handle;
 	struct fake_report *p;
 	size_t ncap;
 
+	(void)ms;
 	if (f->write_err != 0)
 		return f->write_err;
 	if (len > FAKE_REPORT_CAP)
@@ -411,4 +412,5 @@ const struct hid_io fakehid_io = {
     .close = fake_close,
     .read = fake_read,
     .write = fake_write,
+    .fd = NULL,
 };

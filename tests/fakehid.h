@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hid.h"
+#include "transport/hid.h"
 
 struct fakehid;
 

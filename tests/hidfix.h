@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
 #include "test.h"
 

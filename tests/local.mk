@@ -1,6 +1,10 @@
 # Unit tests: one program per common/ file, TAP output via tests/test.h.
 EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib
 
+# The layers of common/ point one way (every #include read; no cycle).
+dist_check_SCRIPTS += tests/layers.sh
+TESTS += tests/layers.sh
+
 check_LTLIBRARIES += tests/libtokenctl.la
 tests_libtokenctl_la_SOURCES = tests/tokenctl.c tests/tokenctl.h
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "authfile.h"
+#include "mapping/authfile.h"
 #include "authfix.h"
-#include "b64.h"
-#include "cred.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "test.h"
 
 /* Base64 of n bytes of value v. */

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "authfile.h"
+#include "mapping/authfile.h"
 #include "authfix.h"
-#include "cred.h"
-#include "err.h"
-#include "safefile.h"
+#include "base/cred.h"
+#include "base/err.h"
+#include "base/safefile.h"
 #include "test.h"
 
 static void

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/err.h"
 #include "test.h"
 
 /* RFC 4648 section 10. */

@@ -4,9 +4,9 @@
 
 #include <string.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "test.h"
 
 static void
@@ -39,31 +39,31 @@ test_libu2fhost_only_when_built(void)
 	T_TRUE(dev_u2fh_version() == NULL);
 	T_EQ_ERR(dev_backend_parse("libu2f-host", &b), ERR_UNSUPPORTED);
 	T_EQ_INT(b, DEV_BACKEND_NATIVE);
-	T_EQ_ERR(auth_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, NULL,
-		     100, 0, &devs, &n, NULL),
+	T_EQ_ERR(dev_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, NULL, 100,
+		     0, &devs, &n, NULL),
 	    ERR_UNSUPPORTED);
 	T_TRUE(devs == NULL);
 	T_EQ_INT(n, 0);
 #endif
 }
 
-/* The native backend is auth_open_all: an explicit path that does not
+/* The native backend is dev_open_all: an explicit path that does not
  * exist opens nothing and says why. */
 static void
-test_native_is_auth_open_all(void)
+test_native_is_dev_open_all(void)
 {
 	const char *paths[] = {"unix:/nonexistent/token.sock"};
 	struct dev **devs = NULL;
 	size_t n = 9;
 	int first = ERR_OK;
 
-	T_EQ_ERR(auth_open_backend(DEV_BACKEND_NATIVE, paths, 1, 0, NULL, 100,
-		     0, &devs, &n, &first),
+	T_EQ_ERR(dev_open_backend(DEV_BACKEND_NATIVE, paths, 1, 0, NULL, 100, 0,
+		     &devs, &n, &first),
 	    ERR_OK);
 	T_EQ_INT(n, 0);
 	T_TRUE(first != ERR_OK);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 TEST_MAIN(TEST(test_names), TEST(test_libu2fhost_only_when_built),
-    TEST(test_native_is_auth_open_all))
+    TEST(test_native_is_dev_open_all))

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 #include "test.h"
 
 #include "conffix.h"

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 #include "test.h"
 
 #include "conffix.h"

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "confscan.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "conf/confscan.h"
+#include "base/err.h"
 #include "test.h"
 
 #include "conffix.h"

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto.h"
-#include "err.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
 #include "test.h"
 #include "u2fkat.h"
 

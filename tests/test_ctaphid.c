@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
 #include "test.h"
 #include "hidfix.h"

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
 #include "test.h"
-#include "util.h"
+#include "base/util.h"
 #include "hidfix.h"
 
 static const uint8_t cid_other[4] = {0xc5, 0x71, 0xf8, 0x01};
@@ -112,11 +112,12 @@ test_send_limits(void)
 
 	if (ch == NULL || big == NULL)
 		goto out;
-	T_EQ_ERR(ctaphid_send(ch, CTAPHID_MSG, big, CTAPHID_MAX_MSG + 1),
+	T_EQ_ERR(ctaphid_send(ch, CTAPHID_MSG, big, CTAPHID_MAX_MSG + 1, 1000),
 	    ERR_TOO_BIG);
 	T_EQ_INT(fakehid_nwritten(f), 1);
-	T_EQ_ERR(ctaphid_send(ch, 0x03, big, 1), ERR_INVAL);
-	T_EQ_ERR(ctaphid_send(ch, CTAPHID_MSG, big, CTAPHID_MAX_MSG), ERR_OK);
+	T_EQ_ERR(ctaphid_send(ch, 0x03, big, 1, 1000), ERR_INVAL);
+	T_EQ_ERR(
+	    ctaphid_send(ch, CTAPHID_MSG, big, CTAPHID_MAX_MSG, 1000), ERR_OK);
 	/* 1 + 128 frames, the last with SEQ 0x7f. */
 	T_EQ_INT(fakehid_nwritten(f), 1 + 129);
 	w = fakehid_written(f, 129, &len);
@@ -418,7 +419,7 @@ test_device_gone(void)
 	    ERR_HID_MSG_TIMEOUT);
 	/* Writes that fail. */
 	fakehid_set_write_err(f, ERR_NODEV);
-	T_EQ_ERR(ctaphid_send(ch, CTAPHID_MSG, data, 100), ERR_NODEV);
+	T_EQ_ERR(ctaphid_send(ch, CTAPHID_MSG, data, 100, 1000), ERR_NODEV);
 out:
 	ctaphid_close(&ch);
 	fakehid_free(f);

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "crypto.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "crypto/crypto.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 #define ORIGIN "pam://test-host"
 #define OPEN_MS 2000
@@ -61,11 +61,12 @@ run_auth(const char *const *paths, size_t npaths, const struct auth_req *req,
 	size_t ndevs = 0;
 	int r, first;
 
-	r = auth_open_all(
+	r = dev_open_all(
 	    paths, npaths, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first);
 	if (r == ERR_OK)
 		r = auth_run(devs, ndevs, req, res);
-	auth_close_all(devs, ndevs);
+	auth_result_clear(res);
+	dev_close_all(devs, ndevs);
 	return r;
 }
 
@@ -318,13 +319,13 @@ test_register_first_touched(void)
 	rq.type = COSE_ES256;
 	rq.presence = true;
 	T_EQ_ERR(
-	    auth_open_all(paths, 2, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first),
+	    dev_open_all(paths, 2, 0, NULL, OPEN_MS, 0, &devs, &ndevs, &first),
 	    ERR_OK);
 	T_EQ_INT(ndevs, 2);
 	T_EQ_ERR(
 	    auth_register(devs, ndevs, &rq, &reg, &which, NULL, 5000), ERR_OK);
 	T_EQ_INT(which, 1);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	reg_result_clear(&reg);
 	tokenctl_stop(&a);
 	tokenctl_stop(&b);

@@ -1,6 +1,6 @@
-/* Opening a set of devices (common/devset.c, auth_open_all): devices that
+/* Opening a set of devices (common/devset.c, dev_open_all): devices that
  * never answer (tests/tokenctl.c tokenctl_silent) are opened at the same
- * time as the others, AUTH_OPEN_BATCH at a time, so they delay neither a
+ * time as the others, DEV_OPEN_BATCH at a time, so they delay neither a
  * good key nor the deadline; the log and the first error follow the
  * order of the devices, not the timing. */
 #include "config.h"
@@ -13,14 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
-#define NSILENT_MAX (2 * AUTH_OPEN_BATCH + 8)
+#define NSILENT_MAX (2 * DEV_OPEN_BATCH + 8)
 #define LOG_MAX 16384
 
 /* Linked with -Wl,--wrap=pthread_create (tests/local.mk): while
@@ -104,7 +104,7 @@ log_pos(const char *logged, size_t i)
 	return p != NULL ? p - logged : -1;
 }
 
-/* auth_open_all on paths, which must return ERR_OK; the deadline, when
+/* dev_open_all on paths, which must return ERR_OK; the deadline, when
  * deadline_ms is not 0, that many ms from now. Returns the ms it took. */
 static int64_t
 open_timed(const char *const *paths, size_t n, const struct log *lg, int ms,
@@ -113,7 +113,7 @@ open_timed(const char *const *paths, size_t n, const struct log *lg, int ms,
 	int64_t t0 = util_now_ms();
 
 	T_EQ_ERR(
-	    auth_open_all(paths, n, 0, lg, ms,
+	    dev_open_all(paths, n, 0, lg, ms,
 		deadline_ms != 0 ? t0 + deadline_ms : 0, devs, ndevs, first),
 	    ERR_OK);
 	return util_now_ms() - t0;
@@ -144,7 +144,7 @@ test_key_behind_silent(void)
 	T_EQ_INT(ndevs, 1);
 	if (ndevs == 1)
 		T_EQ_STR(dev_path(devs[0]), t.path);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_TRUE(el >= 900 && el < 2500); /* one open time, not 3 x 1000 */
 	T_TRUE(log_pos(logged, 0) >= 0);
@@ -169,13 +169,13 @@ test_max_keeps_order(void)
 	paths[0] = b.path;
 	paths[1] = a.path;
 	T_EQ_ERR(
-	    auth_open_all(paths, 2, 1, NULL, 2000, 0, &devs, &ndevs, &first),
+	    dev_open_all(paths, 2, 1, NULL, 2000, 0, &devs, &ndevs, &first),
 	    ERR_OK);
 	T_EQ_INT(ndevs, 1);
 	if (ndevs == 1)
 		T_EQ_STR(dev_path(devs[0]), b.path);
 	T_EQ_ERR(first, ERR_OK);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	tokenctl_stop(&a);
 	tokenctl_stop(&b);
 }
@@ -201,19 +201,19 @@ test_batches_within_deadline(void)
 	    s.paths, NSILENT_MAX, &lg, 1000, 1500, &devs, &ndevs, &first);
 	printf("# %d silent devices, deadline 1500 ms: %lld ms\n", NSILENT_MAX,
 	    (long long)el);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_TRUE(el >= 1400 && el < 2800);
 	snprintf(want, sizeof(want),
 	    "deadline reached, %d device(s) not opened",
-	    NSILENT_MAX - 2 * AUTH_OPEN_BATCH);
+	    NSILENT_MAX - 2 * DEV_OPEN_BATCH);
 	T_TRUE(strstr(logged, want) != NULL);
 	/* the devices of the second batch were tried, in order */
-	T_TRUE(log_pos(logged, AUTH_OPEN_BATCH) >= 0);
-	T_TRUE(log_pos(logged, AUTH_OPEN_BATCH) <
-	    log_pos(logged, 2 * AUTH_OPEN_BATCH - 1));
-	T_EQ_INT(log_pos(logged, 2 * AUTH_OPEN_BATCH), -1);
+	T_TRUE(log_pos(logged, DEV_OPEN_BATCH) >= 0);
+	T_TRUE(log_pos(logged, DEV_OPEN_BATCH) <
+	    log_pos(logged, 2 * DEV_OPEN_BATCH - 1));
+	T_EQ_INT(log_pos(logged, 2 * DEV_OPEN_BATCH), -1);
 	silent_down(&s);
 }
 
@@ -229,7 +229,7 @@ test_no_deadline(void)
 
 	T_EQ_INT(silent_up(&s, 3), 0);
 	el = open_timed(s.paths, 3, NULL, 300, 0, &devs, &ndevs, &first);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_TRUE(el >= 280 && el < 850); /* not 3 x 300 */
@@ -258,14 +258,14 @@ test_without_threads(void)
 	s.paths[3] = t.path;
 	no_threads = true;
 	el = open_timed(s.paths, 4, NULL, 1000, 1500, &devs, &ndevs, &first);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	T_EQ_INT(ndevs, 0); /* 1000 + 500 ms on the first two */
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_TRUE(el >= 1400 && el < 2500);
 	el = open_timed(s.paths, 4, NULL, 300, 0, &devs, &ndevs, &first);
 	no_threads = false;
 	T_EQ_INT(ndevs, 1);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	T_TRUE(el >= 850); /* 3 x 300, one after another */
 	tokenctl_stop(&t);
 	silent_down(&s);

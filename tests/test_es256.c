@@ -26,9 +26,9 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-#include "crypto.h"
-#include "crypto_int.h"
-#include "err.h"
+#include "crypto/crypto.h"
+#include "crypto/crypto_int.h"
+#include "base/err.h"
 #include "test.h"
 #include "u2fkat.h"
 

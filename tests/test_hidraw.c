@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "hid.h"
-#include "hidraw.h"
+#include "base/err.h"
+#include "transport/hid.h"
+#include "transport/hidraw.h"
 #include "test.h"
-#include "unixdev.h"
+#include "transport/unixdev.h"
 
 /* A YubiKey's FIDO interface. */
 static const uint8_t rd_fido[] = {0x06, 0xd0, 0xf1, 0x09, 0x01, 0xa1, 0x01,
@@ -342,7 +342,7 @@ static void
 test_discover(void)
 {
 	char root[] = "/tmp/test_hidraw.XXXXXX", sys[64], dev[64], cmd[128];
-	struct hid_devinfo *list = NULL;
+	struct xport_info *list = NULL;
 	size_t n = 0;
 
 	if (mkdtemp(root) == NULL)
@@ -366,7 +366,7 @@ test_discover(void)
 		T_EQ_INT(list[1].report_in, 64);
 		T_EQ_INT(list[1].report_out, 64);
 	}
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	T_EQ_INT(system(cmd), 0);
 }
@@ -375,7 +375,7 @@ static void
 test_discover_empty(void)
 {
 	char root[] = "/tmp/test_hidraw.XXXXXX", cmd[128];
-	struct hid_devinfo *list = (struct hid_devinfo *)1;
+	struct xport_info *list = (struct xport_info *)1;
 	size_t n = 9;
 
 	if (mkdtemp(root) == NULL)
@@ -389,7 +389,7 @@ test_discover_empty(void)
 	    sizeof(rd_fido), "HID_ID=0003:1050:0407\nHID_NAME=x\n");
 	T_EQ_ERR(hidraw_discover_at(root, root, &list, &n), ERR_OK);
 	T_EQ_INT(n, 0);
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	T_EQ_INT(system(cmd), 0);
 }
@@ -425,7 +425,7 @@ test_io_for(void)
 	T_TRUE(hid_io_for("unix:/run/token.sock") == &unixdev_io);
 	T_TRUE(hid_io_for("/dev/hidraw0") == &hidraw_io);
 	T_TRUE(hid_io_for("unixfoo") == &hidraw_io);
-	hid_devinfo_free(NULL, 3);
+	xport_info_free(NULL, 3);
 }
 
 TEST_MAIN(TEST(test_rdesc_fido), TEST(test_rdesc_not_fido),

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "safefile.h"
+#include "base/err.h"
+#include "base/safefile.h"
 #include "test.h"
 
 /* Each case works in its own fresh directory. */

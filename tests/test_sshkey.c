@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
-#include "cred.h"
-#include "err.h"
-#include "sshkey.h"
+#include "base/b64.h"
+#include "base/cred.h"
+#include "base/err.h"
+#include "mapping/sshkey.h"
 #include "test.h"
 
 /* The user public key of the FIDO registration example: a real P-256

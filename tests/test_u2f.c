@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto.h"
-#include "err.h"
-#include "u2f.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
+#include "proto/u2f.h"
 #include "test.h"
 #include "u2ffix.h"
 

@@ -16,10 +16,10 @@
 
 #include <u2f-host.h>
 
-#include "auth.h"
-#include "dev.h"
-#include "dev_u2fh.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "device/dev.h"
+#include "transport/u2fh.h"
+#include "base/err.h"
 #include "test.h"
 #include "u2fhfix.h"
 
@@ -103,7 +103,7 @@ test_real_library_no_device(void)
 	size_t n = 99;
 	int first = 1;
 
-	T_EQ_ERR(auth_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, &lg,
+	T_EQ_ERR(dev_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, &lg,
 		     OPEN_MS, 0, &devs, &n, &first),
 	    ERR_OK);
 	T_TRUE(strstr(logbuf, "transport backend: libu2f-host") != NULL);
@@ -115,7 +115,7 @@ test_real_library_no_device(void)
 		dummy_req(&req, &c, kh, pk);
 		T_EQ_ERR(auth_run(devs, n, &req, &res), ERR_NO_KEY);
 	}
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 static void
@@ -125,12 +125,12 @@ test_explicit_paths_refused(void)
 	struct dev **devs = NULL;
 	size_t n = 0;
 
-	T_EQ_ERR(auth_open_backend(DEV_BACKEND_LIBU2FHOST, paths, 1, 0, NULL,
+	T_EQ_ERR(dev_open_backend(DEV_BACKEND_LIBU2FHOST, paths, 1, 0, NULL,
 		     OPEN_MS, 0, &devs, &n, NULL),
 	    ERR_UNSUPPORTED);
 	T_TRUE(devs == NULL);
 	T_EQ_INT(n, 0);
-	T_EQ_ERR(auth_open_backend((enum dev_backend)7, NULL, 0, 0, NULL,
+	T_EQ_ERR(dev_open_backend((enum dev_backend)7, NULL, 0, 0, NULL,
 		     OPEN_MS, 0, &devs, &n, NULL),
 	    ERR_UNSUPPORTED);
 }
@@ -153,7 +153,7 @@ test_no_device_is_no_key(void)
 	T_EQ_ERR(first, ERR_OK);
 	dummy_req(&req, &c, kh, pk);
 	T_EQ_ERR(auth_run(devs, n, &req, &res), ERR_NO_KEY);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1); /* the handle is released */
 	u2fhfix_fk.open_rc = U2FH_TRANSPORT_ERROR;
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_IO);
@@ -179,13 +179,13 @@ test_dead_slots_and_refcount(void)
 		T_EQ_INT(
 		    u2fhfix_fk.done, 0); /* devs[1] still uses the handle */
 	}
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 	T_EQ_INT(u2fhfix_reset(0), 0);
 	u2fhfix_fk.max_index = 2;
 	T_EQ_ERR(u2fhfix_open(2, &devs, &n, NULL), ERR_OK);
 	T_EQ_INT(n, 2); /* max honoured */
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 static void
@@ -200,13 +200,13 @@ test_version_and_transport_errors(void)
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_PROTO);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_reset(0), 0);
 	u2fhfix_fk.sendrecv_rc = U2FH_TRANSPORT_ERROR;
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_IO);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_ERR(dev_u2fh_err(U2FH_OK), ERR_OK);
 	T_EQ_ERR(dev_u2fh_err(U2FH_MEMORY_ERROR), ERR_NOMEM);
 	T_EQ_ERR(dev_u2fh_err(U2FH_NO_U2F_DEVICE), ERR_NODEV);

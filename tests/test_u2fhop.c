@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "auth.h"
-#include "ctaphid.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "transport/ctaphid.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "softtoken/token.h"
 #include "test.h"
 #include "u2fhfix.h"
@@ -46,16 +46,17 @@ assert_once(struct dev *d, const struct cred *c, struct assertion *out)
 	int64_t deadline = util_now_ms() + OP_MS;
 	int r;
 
+	memset(out, 0, sizeof(*out));
 	memset(&req, 0, sizeof(req));
 	req.rp_id = ORIGIN;
-	req.cred = c;
+	req.allow = c;
+	req.nallow = 1;
 	req.presence = true;
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
-	    (r = dev_assert_begin(d, &req)) != ERR_OK)
+	    (r = dev_assert_begin(d, &req, deadline)) != ERR_OK)
 		return r;
-	do {
-		r = dev_assert_poll(d, out, util_ms_left(deadline));
-	} while (r == ERR_PENDING && util_ms_left(deadline) > 0);
+	r = dev_assert_wait(d, out, util_ms_left(deadline));
+	assertion_clear(out); /* the scalar fields stay */
 	return r;
 }
 
@@ -70,7 +71,7 @@ enroll_clean(struct reg_result *reg)
 	T_EQ_INT(u2fhfix_reset(0), 0);
 	if ((r = u2fhfix_open(0, &devs, &n, NULL)) == ERR_OK)
 		r = n == 1 ? enroll(devs[0], ORIGIN, reg) : ERR_NODEV;
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	return r;
 }
 
@@ -108,7 +109,7 @@ test_register_probe_assert(void)
 	reg_result_clear(&other);
 	reg_result_clear(&reg);
 out:
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 }
 
@@ -137,7 +138,7 @@ test_reply_sizes_bounded(void)
 	    u2fhfix_fk.maxlen[0x02], 1 + 4 + 72 + 2 + 63); /* AUTHENTICATE */
 	T_EQ_INT(u2fhfix_fk.maxlen[0x01], CTAPHID_MAX_MSG + 63); /* REGISTER */
 	reg_result_clear(&reg);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 /* The longest replies libu2f-host lets through, written the way it
@@ -167,13 +168,13 @@ test_library_overrun_contained(void)
 		u2fhfix_fk.claim_max_ins = 0x01;
 		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_PROTO);
 	}
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_reset(0), 0);
 	u2fhfix_fk.claim_max_ins = 0x03;
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, &first), ERR_OK);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_PROTO);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 /* A length beyond what we accept is refused, not copied. */
@@ -190,7 +191,7 @@ test_claimed_length_refused(void)
 	/* VERSION's reply claims 72 bytes of the 64 allowed. */
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_PROTO);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 }
 
@@ -207,7 +208,7 @@ assert_with_fault(const struct cred *c, unsigned fault)
 	T_EQ_INT(u2fhfix_reset(fault), 0);
 	if ((r = u2fhfix_open(0, &devs, &n, NULL)) == ERR_OK)
 		r = n == 1 ? assert_once(devs[0], c, &as) : ERR_NODEV;
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	return r;
 }
 
@@ -231,12 +232,12 @@ test_hostile_replies_refused(void)
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
 	if (n == 1)
 		T_TRUE(enroll(devs[0], ORIGIN, &reg) != ERR_OK);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_reset(FAULT_WRONG_SIG), 0);
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
 	if (n == 1)
 		T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_VERIFY);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 }
 
 /* The split operations as auth_run drives them, with cancel. */
@@ -259,6 +260,7 @@ test_auth_run_and_cancel(void)
 	req.presence = true;
 	req.timeout_ms = OP_MS;
 	T_EQ_ERR(auth_run(devs, n, &req, &res), ERR_OK);
+	auth_result_clear(&res);
 	T_EQ_INT(res.assertion.counter, token_counter(u2fhfix_fk.tok));
 	if (n == 1) {
 		/* Begin, cancel, begin again: only the second is sent. */
@@ -266,14 +268,16 @@ test_auth_run_and_cancel(void)
 
 		memset(&ar, 0, sizeof(ar));
 		ar.rp_id = ORIGIN;
-		ar.cred = &reg.cred;
+		ar.allow = &reg.cred;
+		ar.nallow = 1;
 		ar.presence = true;
-		T_EQ_ERR(dev_assert_begin(devs[0], &ar), ERR_OK);
+		T_EQ_ERR(dev_assert_begin(devs[0], &ar, util_now_ms() + OP_MS),
+		    ERR_OK);
 		u2fhfix_fk.sends = 0;
 		dev_cancel(devs[0]);
 		T_EQ_INT(u2fhfix_fk.sends, 0);
 	}
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	reg_result_clear(&reg);
 }
 
@@ -297,7 +301,7 @@ test_endless_keepalive_cut_off(void)
 	T_TRUE(util_now_ms() - t0 < 2000);
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_TIMEOUT);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	T_EQ_INT(u2fhfix_fk.done, 1);
 
 	T_EQ_ERR(enroll_clean(&reg), ERR_OK);
@@ -312,12 +316,13 @@ test_endless_keepalive_cut_off(void)
 	req.timeout_ms = 10000;
 	t0 = util_now_ms();
 	T_TRUE(auth_run(devs, n, &req, &res) != ERR_OK);
+	auth_result_clear(&res);
 	T_TRUE(util_now_ms() - t0 < 3000);
 	u2fhfix_fk.hang_ins = -1; /* dropped for good, even if it heals */
 	if (n == 1)
 		T_EQ_ERR(
 		    dev_probe(devs[0], ORIGIN, &reg.cred, OP_MS), ERR_NODEV);
-	auth_close_all(devs, n);
+	dev_close_all(devs, n);
 	reg_result_clear(&reg);
 
 	T_EQ_INT(u2fhfix_reset(0), 0);

@@ -1,25 +1,31 @@
-/* Unit tests for the operations of common/u2f.c: u2f_version,
- * u2f_register, u2f_authenticate and its split form (u2f_authenticate_send
- * and u2f_authenticate_recv), run through the real CTAPHID framing of
- * common/ctaphid.c against a small scripted device behind the hid_io seam
- * that answers INIT and replies to each MSG with a canned APDU reply. The
- * cases check the request bytes the device receives, that good replies
- * (the FIDO U2F example vectors of tests/u2ffix.h) parse and verify, and
- * that status words, trailing bytes, oversized replies, silence and bad
- * key handle lengths end in the right error. The APDU builder and the
- * reply parsers on their own are tested in tests/test_u2f.c. */
+/* Unit tests for the U2F protocol (common/proto/u2f_op.c) through the
+ * device layer: VERSION (detect), REGISTER and AUTHENTICATE over an allow
+ * list, run through the real CTAPHID framing against a small scripted
+ * device behind the hid_io seam that answers INIT and replies to each MSG
+ * with a canned APDU reply. The cases check the request bytes the device
+ * receives, that good replies (the FIDO U2F example vectors of
+ * tests/u2fkat.h, under their appIds) parse and verify in the authData |
+ * cdh shape, and that status words, trailing bytes, oversized replies,
+ * bad signatures, silence and bad key handle lengths end in the right
+ * error; and that waiting for a touch re-sends at the poll interval
+ * instead of spinning. The APDU builder and the reply parsers on their
+ * own are tested in tests/test_u2f.c. */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "crypto.h"
-#include "ctaphid.h"
-#include "err.h"
-#include "u2f.h"
+#include "base/err.h"
+#include "device/dev.h"
+#include "proto/u2f.h"
 #include "test.h"
+#include "transport/ctaphid.h"
+#include "transport/hid.h"
 #include "u2ffix.h"
+
+#define REG_APPID "http://example.com"
+#define AUTH_APPID "https://gstatic.com/securitykey/a/example.com"
 
 #define FAKE_REPORT 64
 #define FAKE_FRAMES 160
@@ -108,11 +114,12 @@ fake_handle(struct fake *f)
 }
 
 static int
-fake_write(void *h, const uint8_t *buf, size_t len)
+fake_write(void *h, const uint8_t *buf, size_t len, int ms)
 {
 	struct fake *f = h;
 	size_t n;
 
+	(void)ms;
 	if (len != FAKE_REPORT)
 		return ERR_IO;
 	if (buf[4] & 0x80) {
@@ -149,25 +156,7 @@ fake_read(void *h, uint8_t *buf, size_t cap, int ms)
 }
 
 static const struct hid_io fake_io = {
-    fake_open, fake_close, fake_read, fake_write};
-
-/* Open a channel on a fresh fake device; the device is returned too. */
-static struct ctaphid *
-fake_channel(struct fake **fp)
-{
-	struct ctaphid *ch = NULL;
-	struct fake *f;
-
-	if ((f = calloc(1, sizeof(*f))) == NULL)
-		abort();
-	memcpy(f->cid, "\x11\x22\x33\x44", 4);
-	fake_next = f;
-	if (ctaphid_open(&fake_io, "fake", 0, 0, NULL, 1000, &ch) != ERR_OK)
-		T_FAIL_AT("ctaphid_open on the fake device failed");
-	fake_next = NULL;
-	*fp = f;
-	return ch;
-}
+    fake_open, fake_close, fake_read, fake_write, NULL};
 
 static void
 fake_script(struct fake *f, const uint8_t *reply, size_t len)
@@ -176,112 +165,233 @@ fake_script(struct fake *f, const uint8_t *reply, size_t len)
 	f->reply_len = len;
 }
 
+/* A fresh fake device that answers VERSION with version (len bytes), and
+ * a device over it (NULL if it was refused: the error in *r). */
+static struct dev *
+fake_dev(struct fake **fp, const char *version, size_t len, int *r)
+{
+	struct xport *x = NULL;
+	struct dev *d = NULL;
+	struct fake *f;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		abort();
+	memcpy(f->cid, "\x11\x22\x33\x44", 4);
+	fake_script(f, (const uint8_t *)version, len);
+	fake_next = f;
+	if ((*r = xport_open_io(&fake_io, "fake", 0, 0, NULL, 1000, &x)) !=
+	    ERR_OK)
+		T_FAIL_AT("xport_open_io on the fake device failed");
+	else
+		*r = dev_open_xport(x, NULL, 1000, &d);
+	fake_next = NULL;
+	*fp = f;
+	return d;
+}
+
+static int
+version_with(const char *reply, size_t len)
+{
+	struct fake *f = NULL;
+	struct dev *d;
+	int r;
+
+	d = fake_dev(&f, reply, len, &r);
+	dev_close(&d);
+	free(f);
+	return r;
+}
+
 static void
 exchange_version(void)
 {
-	struct ctaphid *ch;
-	struct fake *f;
+	struct fake *f = NULL;
+	struct dev *d;
+	int r;
 
-	if ((ch = fake_channel(&f)) == NULL)
-		goto out;
-	fake_script(f, (const uint8_t *)"U2F_V2\x90\x00", 8);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_OK);
+	d = fake_dev(&f, "U2F_V2\x90\x00", 8, &r);
+	T_EQ_ERR(r, ERR_OK);
 	T_EQ_INT(f->msg_len, 7);
 	T_EQ_MEM(f->msg, "\x00\x03\x00\x00\x00\x00\x00", 7);
-	fake_script(f, (const uint8_t *)"U2F_V3\x90\x00", 8);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_PROTO);
-	fake_script(f, (const uint8_t *)"U2F_V2x\x90\x00", 9);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_PROTO);
-	fake_script(f, (const uint8_t *)"U2F_V\x90\x00", 7);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_PROTO);
-	fake_script(f, (const uint8_t *)"\x90\x00", 2);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_PROTO);
-	fake_script(f, (const uint8_t *)"\x6d\x00", 2);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_INS_NOT_SUPPORTED);
-	fake_script(f, (const uint8_t *)"U2F_V2\x6a\x82", 8);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_SW);
-	fake_script(f, (const uint8_t *)"\x90", 1);
-	T_EQ_ERR(u2f_version(ch, 1000), ERR_PROTO);
-	T_EQ_INT(f->msgs, 8);
-	fake_script(f, NULL, 0); /* no answer at all */
-	T_EQ_ERR(u2f_version(ch, 50), ERR_TIMEOUT);
-out:
-	ctaphid_close(&ch);
+	if (d != NULL)
+		T_EQ_STR(dev_proto_name(d), "u2f");
+	dev_close(&d);
 	free(f);
+	T_EQ_ERR(version_with("U2F_V3\x90\x00", 8), ERR_PROTO);
+	T_EQ_ERR(version_with("U2F_V2x\x90\x00", 9), ERR_PROTO);
+	T_EQ_ERR(version_with("U2F_V\x90\x00", 7), ERR_PROTO);
+	T_EQ_ERR(version_with("\x90\x00", 2), ERR_PROTO);
+	T_EQ_ERR(version_with("\x6d\x00", 2), ERR_INS_NOT_SUPPORTED);
+	T_EQ_ERR(version_with("U2F_V2\x6a\x82", 8), ERR_SW);
+	T_EQ_ERR(version_with("\x90", 1), ERR_PROTO);
+	T_EQ_ERR(version_with(NULL, 0), ERR_TIMEOUT); /* no answer */
+}
+
+static void
+reg_req_init(struct reg_req *req, const uint8_t *chal)
+{
+	memset(req, 0, sizeof(*req));
+	req->rp_id = REG_APPID;
+	memcpy(req->cdh, chal, 32);
+	req->type = COSE_ES256;
+	req->presence = true;
 }
 
 static void
 exchange_register(void)
 {
 	uint8_t *body, *reply, *app, *chal, want[73];
-	struct ctaphid *ch;
-	struct u2f_reg reg;
-	struct fake *f;
+	struct reg_result res;
+	struct reg_req req;
+	struct fake *f = NULL;
+	struct dev *d;
 	size_t len;
+	int r;
 
+	memset(&res, 0, sizeof(res));
 	body = unhex(REG_REPLY, &len);
 	app = unhex(REG_APP, NULL);
 	chal = unhex(REG_CHAL, NULL);
-	if ((ch = fake_channel(&f)) == NULL)
+	reg_req_init(&req, chal);
+	if ((d = fake_dev(&f, "U2F_V2\x90\x00", 8, &r)) == NULL)
 		goto out;
 	reply = cat(body, len, (const uint8_t *)"\x90\x00", 2);
 	fake_script(f, reply, len + 2);
-	T_EQ_ERR(u2f_register(ch, chal, app, &reg, 1000), ERR_OK);
+	T_EQ_ERR(dev_register(d, &req, &res, 1000), ERR_OK);
 	memcpy(want, "\x00\x01\x00\x00\x00\x00\x40", 7);
 	memcpy(want + 7, chal, 32); /* challenge first, then app */
 	memcpy(want + 39, app, 32);
 	want[71] = want[72] = 0;
 	T_EQ_INT(f->msg_len, 73);
 	T_EQ_MEM(f->msg, want, 73);
-	T_EQ_INT(reg.kh_len, 64);
-	T_EQ_INT(reg.cert_len, REG_CERT_LEN);
-	T_EQ_INT(reg.sig_len, REG_SIG_LEN);
-	T_EQ_ERR(crypto_verify_u2f_register(reg.cert, reg.cert_len, app, chal,
-		     reg.kh, reg.kh_len, reg.pubkey, reg.sig, reg.sig_len),
-	    ERR_OK);
-	u2f_reg_clear(&reg);
+	T_EQ_INT(res.cred.kh_len, 64);
+	T_EQ_INT(res.cred.pk_len, 65);
+	T_EQ_INT(res.cert_len, REG_CERT_LEN);
+	reg_result_clear(&res);
+	/* the attestation signature covers the challenge: another one is
+	 * refused */
+	req.cdh[0] ^= 1;
+	T_EQ_ERR(dev_register(d, &req, &res, 1000), ERR_VERIFY);
+	T_TRUE(res.cert == NULL && res.cred.kh == NULL);
+	req.cdh[0] ^= 1;
 	free(reply);
-	/* touch needed: nothing parsed, nothing to free */
-	fake_script(f, (const uint8_t *)"\x69\x85", 2);
-	T_EQ_ERR(u2f_register(ch, chal, app, &reg, 1000), ERR_PRESENCE);
-	T_TRUE(reg.cert == NULL && reg.kh_len == 0);
 	/* a trailing byte before the status word */
 	reply = cat(body, len, (const uint8_t *)"\x00\x90\x00", 3);
 	fake_script(f, reply, len + 3);
-	T_EQ_ERR(u2f_register(ch, chal, app, &reg, 1000), ERR_PROTO);
-	T_TRUE(reg.cert == NULL);
+	T_EQ_ERR(dev_register(d, &req, &res, 1000), ERR_PROTO);
+	T_TRUE(res.cert == NULL);
 	free(reply);
 out:
-	ctaphid_close(&ch);
+	dev_close(&d);
 	free(f);
 	free(body);
 	free(app);
 	free(chal);
 }
 
+/* "Touch needed" for a whole second: the request goes out again every
+ * poll interval (100 ms), not in a loop, and the wait ends in a timeout
+ * with nothing parsed. */
+static void
+register_waits_without_spinning(void)
+{
+	struct reg_result res;
+	struct reg_req req;
+	struct fake *f = NULL;
+	struct dev *d;
+	uint8_t *chal;
+	int r;
+
+	memset(&res, 0, sizeof(res));
+	chal = unhex(REG_CHAL, NULL);
+	reg_req_init(&req, chal);
+	if ((d = fake_dev(&f, "U2F_V2\x90\x00", 8, &r)) == NULL)
+		goto out;
+	fake_script(f, (const uint8_t *)"\x69\x85", 2);
+	f->msgs = 0;
+	T_EQ_ERR(dev_register(d, &req, &res, 1000), ERR_TIMEOUT);
+	T_TRUE(res.cert == NULL && res.cred.kh_len == 0);
+	/* at most one request per 100 ms (and the first): a spinning wait
+	 * sends thousands */
+	T_TRUE(f->msgs >= 2);
+	T_TRUE(f->msgs <= 1 + 1000 / 100 + 1);
+out:
+	dev_close(&d);
+	free(f);
+	free(chal);
+}
+
+/* The authentication example's credential: its key, any key handle. */
+static void
+auth_cred(struct cred *c, uint8_t *kh, size_t kh_len, uint8_t *pk)
+{
+	memset(c, 0, sizeof(*c));
+	c->kh = kh;
+	c->kh_len = kh_len;
+	c->pk = pk;
+	c->pk_len = 65;
+	c->type = COSE_ES256;
+	c->flags = CRED_PRESENCE;
+}
+
+static void
+auth_req_init(struct assert_req *req, const struct cred *c, size_t n,
+    const uint8_t *chal, bool probe)
+{
+	memset(req, 0, sizeof(*req));
+	req->rp_id = AUTH_APPID;
+	memcpy(req->cdh, chal, 32);
+	req->allow = c;
+	req->nallow = n;
+	req->presence = true;
+	req->probe = probe;
+}
+
+static int
+assert_with(struct dev *d, const struct assert_req *req, struct assertion *a)
+{
+	int r;
+
+	if ((r = dev_assert_begin(d, req, util_now_ms() + 1000)) != ERR_OK)
+		return r;
+	return dev_assert_wait(d, a, 1000);
+}
+
 static void
 exchange_authenticate(void)
 {
-	uint8_t *body, *reply, *app, *chal, *kh, want[7 + 129 + 2];
-	struct ctaphid *ch;
-	struct u2f_auth a;
-	struct fake *f;
+	uint8_t *body, *reply, *app, *chal, *kh, *pk, want[7 + 129 + 2];
+	struct assertion a;
+	struct assert_req req;
+	struct cred c[2];
+	struct fake *f = NULL;
+	struct dev *d;
 	size_t len;
+	int r;
 
+	memset(&a, 0, sizeof(a));
 	body = unhex(AUTH_REPLY, &len);
 	app = unhex(AUTH_APP, NULL);
 	chal = unhex(AUTH_CHAL, NULL);
 	kh = unhex(REG_KH, NULL);
+	pk = unhex(AUTH_KEY, NULL);
+	auth_cred(&c[0], kh, 64, pk);
+	auth_cred(&c[1], kh, 64, pk);
 	reply = cat(body, len, (const uint8_t *)"\x90\x00", 2);
-	if ((ch = fake_channel(&f)) == NULL)
+	if ((d = fake_dev(&f, "U2F_V2\x90\x00", 8, &r)) == NULL)
 		goto out;
 	fake_script(f, reply, len + 2);
-	T_EQ_ERR(
-	    u2f_authenticate(ch, U2F_AUTH_ENFORCE, chal, app, kh, 64, &a, 1000),
-	    ERR_OK);
+	auth_req_init(&req, c, 1, chal, false);
+	T_EQ_ERR(assert_with(d, &req, &a), ERR_OK);
 	T_EQ_INT(a.flags, 0x01);
 	T_EQ_INT(a.counter, 1);
+	T_EQ_INT(a.cred_index, 0);
 	T_EQ_INT(a.sig_len, AUTH_SIG_LEN);
+	T_EQ_INT(a.cred_id_len, 64);
+	/* the authData shape: rpIdHash | flags | counter */
+	T_EQ_INT(a.authdata_len, 37);
+	if (a.authdata != NULL)
+		T_EQ_MEM(a.authdata, app, 32);
 	memcpy(want, "\x00\x02\x03\x00\x00\x00\x81", 7);
 	memcpy(want + 7, chal, 32);
 	memcpy(want + 39, app, 32);
@@ -290,76 +400,92 @@ exchange_authenticate(void)
 	want[136] = want[137] = 0;
 	T_EQ_INT(f->msg_len, sizeof(want));
 	T_EQ_MEM(f->msg, want, sizeof(want));
-	/* the split form sends the same bytes and reads the same reply */
-	f->msg_len = 0;
-	T_EQ_ERR(u2f_authenticate_send(ch, U2F_AUTH_ENFORCE, chal, app, kh, 64),
-	    ERR_OK);
-	T_EQ_INT(f->msg_len, sizeof(want));
-	T_EQ_MEM(f->msg, want, sizeof(want));
-	T_EQ_ERR(u2f_authenticate_recv(ch, &a, 1000), ERR_OK);
-	T_EQ_INT(a.counter, 1);
-	/* nothing more to read */
-	T_EQ_ERR(u2f_authenticate_recv(ch, &a, 20), ERR_TIMEOUT);
-	T_EQ_INT(a.sig_len, 0);
+	assertion_clear(&a);
+	/* with a probe, each entry is checked first (a key that signs a
+	 * check-only request holds it), then the first is asked for */
+	f->msgs = 0;
+	auth_req_init(&req, c, 2, chal, true);
+	T_EQ_ERR(assert_with(d, &req, &a), ERR_OK);
+	T_EQ_INT(f->msgs, 3);
+	T_EQ_INT(a.cred_index, 0);
+	assertion_clear(&a);
+	/* under another rp id the same signature does not verify */
+	req.rp_id = REG_APPID;
+	T_EQ_ERR(assert_with(d, &req, &a), ERR_VERIFY);
+	T_TRUE(a.sig == NULL);
 out:
-	ctaphid_close(&ch);
+	dev_close(&d);
 	free(f);
 	free(reply);
 	free(body);
 	free(app);
 	free(chal);
 	free(kh);
+	free(pk);
 }
 
 static void
 exchange_authenticate_errors(void)
 {
-	uint8_t *app, *chal, *kh, big[100];
-	struct ctaphid *ch;
-	struct u2f_auth a;
-	struct fake *f;
+	uint8_t *chal, *kh, *pk, *body, *reply, big[100];
+	struct assertion a;
+	struct assert_req req;
+	struct cred c;
+	struct fake *f = NULL;
+	struct dev *d;
+	size_t len;
+	int r;
 
-	app = unhex(AUTH_APP, NULL);
+	memset(&a, 0, sizeof(a));
 	chal = unhex(AUTH_CHAL, NULL);
 	kh = unhex(REG_KH, NULL);
-	if ((ch = fake_channel(&f)) == NULL)
+	pk = unhex(AUTH_KEY, NULL);
+	body = unhex(AUTH_REPLY, &len);
+	auth_cred(&c, kh, 64, pk);
+	auth_req_init(&req, &c, 1, chal, false);
+	if ((d = fake_dev(&f, "U2F_V2\x90\x00", 8, &r)) == NULL)
 		goto out;
 	fake_script(f, (const uint8_t *)"\x69\x85", 2);
-	T_EQ_ERR(u2f_authenticate(
-		     ch, U2F_AUTH_CHECK_ONLY, chal, app, kh, 64, &a, 1000),
-	    ERR_PRESENCE);
+	T_EQ_ERR(dev_probe(d, AUTH_APPID, &c, 1000), ERR_OK);
 	T_EQ_INT(f->msg[2], U2F_AUTH_CHECK_ONLY);
 	fake_script(f, (const uint8_t *)"\x6a\x80", 2);
-	T_EQ_ERR(u2f_authenticate(
-		     ch, U2F_AUTH_CHECK_ONLY, chal, app, kh, 64, &a, 1000),
-	    ERR_WRONG_KH);
+	T_EQ_ERR(dev_probe(d, AUTH_APPID, &c, 1000), ERR_WRONG_KH);
+	req.probe = true; /* the only entry is not on the key */
+	T_EQ_ERR(dev_assert_begin(d, &req, util_now_ms() + 1000), ERR_WRONG_KH);
+	req.probe = false;
 	fake_script(f, (const uint8_t *)"\x69\x84", 2);
-	T_EQ_ERR(
-	    u2f_authenticate(ch, U2F_AUTH_ENFORCE, chal, app, kh, 64, &a, 1000),
-	    ERR_WRONG_KH);
+	T_EQ_ERR(assert_with(d, &req, &a), ERR_WRONG_KH);
+	/* presence required, flag clear in a reply signed as such: the
+	 * signature covers the flags, so it no longer verifies */
+	reply = cat(body, len, (const uint8_t *)"\x90\x00", 2);
+	reply[0] = 0;
+	fake_script(f, reply, len + 2);
+	T_EQ_ERR(assert_with(d, &req, &a), ERR_VERIFY);
+	free(reply);
 	/* a reply too long to be an authentication */
 	memset(big, 0, sizeof(big));
 	big[98] = 0x90;
 	fake_script(f, big, sizeof(big));
-	T_EQ_ERR(
-	    u2f_authenticate(ch, U2F_AUTH_ENFORCE, chal, app, kh, 64, &a, 1000),
-	    ERR_PROTO);
+	T_EQ_ERR(assert_with(d, &req, &a), ERR_PROTO);
 	/* key handles of no length or too long are never sent */
 	f->msgs = 0;
+	c.kh_len = 0;
 	T_EQ_ERR(
-	    u2f_authenticate(ch, U2F_AUTH_ENFORCE, chal, app, kh, 0, &a, 1000),
-	    ERR_INVAL);
-	T_EQ_ERR(u2f_authenticate_send(
-		     ch, U2F_AUTH_ENFORCE, chal, app, kh, U2F_KH_MAX + 1),
-	    ERR_INVAL);
+	    dev_assert_begin(d, &req, util_now_ms() + 1000), ERR_UNSUPPORTED);
+	c.kh_len = U2F_KH_MAX + 1;
+	T_EQ_ERR(
+	    dev_assert_begin(d, &req, util_now_ms() + 1000), ERR_UNSUPPORTED);
 	T_EQ_INT(f->msgs, 0);
+	T_TRUE(a.sig == NULL);
 out:
-	ctaphid_close(&ch);
+	dev_close(&d);
 	free(f);
-	free(app);
+	free(body);
 	free(chal);
 	free(kh);
+	free(pk);
 }
 
 TEST_MAIN(TEST(exchange_version), TEST(exchange_register),
-    TEST(exchange_authenticate), TEST(exchange_authenticate_errors))
+    TEST(register_waits_without_spinning), TEST(exchange_authenticate),
+    TEST(exchange_authenticate_errors))

@@ -10,12 +10,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ctaphid.h"
-#include "err.h"
+#include "transport/ctaphid.h"
+#include "base/err.h"
 #include "fakehid.h"
-#include "hid.h"
+#include "transport/hid.h"
 #include "test.h"
-#include "unixdev.h"
+#include "transport/unixdev.h"
 
 static const uint8_t cid_ok[4] = {0xc5, 0x71, 0xf8, 0x01};
 
@@ -66,7 +66,7 @@ serve(int lfd)
 	if ((h = fakehid_io.open(fakehid_path(f), &err)) == NULL)
 		return 1;
 	while (!st.close_now && (n = recv(c, buf, sizeof(buf), 0)) > 0) {
-		if (n != 64 || fakehid_io.write(h, buf, (size_t)n) != ERR_OK)
+		if (n != 64 || fakehid_io.write(h, buf, (size_t)n, 0) != ERR_OK)
 			return 2; /* the host must send 64-byte reports */
 		while ((m = fakehid_io.read(h, buf, sizeof(buf), 0)) > 0)
 			if (send(c, buf, (size_t)m, MSG_NOSIGNAL) != m)
@@ -163,4 +163,52 @@ test_unix_open_errors(void)
 	T_EQ_ERR(err, ERR_INVAL);
 }
 
-TEST_MAIN(TEST(test_unix_roundtrip), TEST(test_unix_open_errors))
+/* A peer that accepts and never reads (a device that takes no output
+ * report): writes wait in poll(2) for room only until their deadline.
+ * Without one, a write would block forever (the alarm would end the
+ * test as a failure). */
+static void
+test_unix_peer_never_reads(void)
+{
+	char dir[] = "/tmp/test_unixdev.XXXXXX", path[160], sock[100];
+	struct sockaddr_un sun;
+	uint8_t rep[64];
+	void *h = NULL;
+	int lfd, cfd = -1, err = 0, r = ERR_OK, n;
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	snprintf(sock, sizeof(sock), "%s/sock", dir);
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", sock);
+	snprintf(path, sizeof(path), "unix:%s", sock);
+	lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
+	    listen(lfd, 1) != 0)
+		abort();
+	h = unixdev_io.open(path, &err);
+	T_TRUE(h != NULL);
+	if (h != NULL && (cfd = accept(lfd, NULL, NULL)) >= 0) {
+		memset(rep, 0x5a, sizeof(rep));
+		(void)alarm(60);
+		/* the socket's buffer holds a few hundred reports */
+		for (n = 0; n < 100000 && r == ERR_OK; n++)
+			r = unixdev_io.write(h, rep, sizeof(rep), 20);
+		T_EQ_ERR(r, ERR_TIMEOUT);
+		T_TRUE(n > 1 && n < 100000);
+		/* still full: the next write ends at its deadline too */
+		T_EQ_ERR(unixdev_io.write(h, rep, sizeof(rep), 0), ERR_TIMEOUT);
+		(void)alarm(0);
+		printf("# %d reports taken before the writes stalled\n", n - 1);
+	}
+	if (cfd >= 0)
+		close(cfd);
+	unixdev_io.close(h);
+	close(lfd);
+	unlink(sock);
+	rmdir(dir);
+}
+
+TEST_MAIN(TEST(test_unix_roundtrip), TEST(test_unix_open_errors),
+    TEST(test_unix_peer_never_reads))

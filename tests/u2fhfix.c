@@ -10,8 +10,10 @@
 
 #include <u2f-host.h>
 
-#include "ctaphid.h"
-#include "dev_u2fh.h"
+#include "base/err.h"
+#include "device/dev.h"
+#include "transport/ctaphid.h"
+#include "transport/u2fh.h"
 #include "u2fhfix.h"
 
 struct u2fhfix u2fhfix_fk;
@@ -166,6 +168,16 @@ u2fhfix_reset(unsigned faults)
 int
 u2fhfix_open(size_t max, struct dev ***devs, size_t *n, int *first)
 {
-	return dev_u2fh_open_with(
-	    &fake_lib, max, NULL, OPEN_MS, 0, devs, n, first);
+	struct xport **xs = NULL;
+	size_t nxs = 0;
+	int r;
+
+	*devs = NULL;
+	*n = 0;
+	if (first != NULL)
+		*first = ERR_OK;
+	if ((r = dev_u2fh_xports_with(&fake_lib, max, NULL, &xs, &nxs)) !=
+	    ERR_OK)
+		return r;
+	return dev_open_xports(xs, nxs, NULL, OPEN_MS, 0, devs, n, first);
 }

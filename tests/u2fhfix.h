@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dev.h"
+#include "device/dev.h"
 #include "softtoken/token.h"
 
 #define ORIGIN "pam://test-host"
@@ -46,7 +46,7 @@ int u2fhfix_cleanup(void);
  * -1 if the token could not be made. The tokens of one test program
  * share their keys, so a credential registered on one is held by all. */
 int u2fhfix_reset(unsigned faults);
-/* dev_u2fh_open_with the stand-in, within OPEN_MS. */
+/* dev_u2fh_open_all with the stand-in, within OPEN_MS. */
 int u2fhfix_open(size_t max, struct dev ***devs, size_t *n, int *first);
 /* What u2fh_sendrecv writes for a reply of d bytes: whole frame
  * payloads, 57 bytes from the init frame, 59 per continuation. */

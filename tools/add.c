@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "authfile.h"
-#include "crypto.h"
-#include "err.h"
-#include "safefile.h"
+#include "auth/auth.h"
+#include "mapping/authfile.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
+#include "base/safefile.h"
 #include "tool.h"
 
 struct edit_ctx {
@@ -115,7 +115,7 @@ add_register(struct edit_ctx *c, struct cred *cred)
 		enroll_explain_open(c->o, r);
 fail:
 	cred_free_list(creds, n);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }
 

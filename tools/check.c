@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "auth.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "base/err.h"
 #include "tool.h"
 
 static void
@@ -55,8 +55,9 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 		enroll_explain_open(o, r);
 	else if (r != ERR_OK)
 		tool_msg("authentication failed: %s", err_str(r));
+	auth_result_clear(&res);
 fail:
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return r;
 }
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 #include "tool.h"
 
 static void

@@ -12,11 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "authfile.h"
-#include "crypto.h"
-#include "err.h"
-#include "hid.h"
+#include "auth/auth.h"
+#include "mapping/authfile.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
+#include "transport/hid.h"
 #include "tool.h"
 
 #define OPEN_MS 2000  /* per device: open and CTAPHID INIT */
@@ -97,12 +97,12 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		first_err = ERR_OK;
 		*devs = NULL;
 		*n = 0;
-		r = auth_open_backend(o->backend,
+		r = dev_open_backend(o->backend,
 		    (const char *const *)o->devices, o->ndevices, 0, o->lg,
 		    OPEN_MS, deadline, devs, n, &first_err);
 		if (r != ERR_OK || *n > 0)
 			break;
-		auth_close_all(*devs, *n);
+		dev_close_all(*devs, *n);
 		*devs = NULL;
 		if (first_err == ERR_PERM) {
 			r = ERR_PERM; /* waiting will not help */
@@ -124,7 +124,7 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 static void
 explain_denied(void)
 {
-	struct hid_devinfo *list = NULL;
+	struct xport_info *list = NULL;
 	struct group *gr;
 	struct passwd *pw;
 	struct stat st;
@@ -144,7 +144,7 @@ explain_denied(void)
 		    gr != NULL ? gr->gr_name : "?",
 		    (unsigned)(st.st_mode & 07777));
 	}
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 }
 
 /* One sentence a person understands for a failure to find or use a key. */
@@ -181,7 +181,7 @@ enroll_explain_open(const struct tool_opts *o, int err)
 }
 
 static const char *
-product_of(const char *path, struct hid_devinfo *list, size_t n)
+product_of(const char *path, struct xport_info *list, size_t n)
 {
 	size_t i;
 
@@ -196,7 +196,7 @@ static void
 show_verbose(const struct tool_opts *o, const struct reg_result *res,
     const struct dev *d)
 {
-	struct hid_devinfo *list = NULL;
+	struct xport_info *list = NULL;
 	const char *product = NULL;
 	char *subject = NULL;
 	size_t n = 0;
@@ -211,7 +211,7 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
 	tool_msg("device: %s (%s)%s%s", dev_path(d), dev_proto_name(d),
 	    product != NULL && *product != '\0' ? " " : "",
 	    product != NULL ? product : "");
-	hid_devinfo_free(list, n);
+	xport_info_free(list, n);
 	free(subject);
 }
 
@@ -337,6 +337,6 @@ fail:
 	free(text);
 	free(line);
 	cred_clear(&cred);
-	auth_close_all(devs, ndevs);
+	dev_close_all(devs, ndevs);
 	return tool_exit_for(r);
 }

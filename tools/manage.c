@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "authfile.h"
-#include "crypto.h"
-#include "err.h"
-#include "safefile.h"
+#include "mapping/authfile.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
+#include "base/safefile.h"
 #include "tool.h"
 
 int

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "tool.h"
 
 #define OPEN_FLAGS (O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)

@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "tool.h"
 
 void

@@ -11,8 +11,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "crypto.h"
-#include "err.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
 #include "tool.h"
 
 enum {

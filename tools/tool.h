@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "cred.h"
-#include "dev.h"
-#include "util.h"
+#include "base/cred.h"
+#include "device/dev.h"
+#include "base/util.h"
 
 /* Exit status, documented in man/pamu2fcfg.1 (EXIT STATUS). */
 #define TOOL_EXIT_OK 0    /* registration, edit or check done */

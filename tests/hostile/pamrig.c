@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cred.h"
-#include "err.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "modtest.h"
 #include "pamrig.h"
 #include "tokenctl.h"

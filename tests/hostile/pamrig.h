@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "cred.h"
+#include "base/cred.h"
 #include "tokenctl.h"
 
 #define ORIGIN "pam://hostile"

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "crypto.h"
-#include "dev.h"
-#include "err.h"
+#include "auth/auth.h"
+#include "crypto/crypto.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "mitm.h"
 #include "test.h"
 #include "tokenctl.h"
@@ -36,7 +36,7 @@ struct cap {
 };
 
 struct outcome {
-	int open_err; /* auth_open_all's first_err */
+	int open_err; /* dev_open_all's first_err */
 	size_t ndevs;
 	int r;      /* auth_run, or ERR_NO_KEY with no device */
 	int64_t ms; /* open + auth_run */
@@ -123,11 +123,12 @@ attempt_at(struct rig *g, const char *path, bool nodetect, bool presence,
 	req.nodetect = nodetect;
 	req.timeout_ms = AUTH_MS;
 	req.log = &lg;
-	r = auth_open_all(
+	r = dev_open_all(
 	    paths, 1, 0, &lg, OPEN_MS, 0, &devs, &o->ndevs, &o->open_err);
 	if (r == ERR_OK)
 		r = auth_run(devs, o->ndevs, &req, &o->res);
-	auth_close_all(devs, o->ndevs);
+	auth_result_clear(&o->res);
+	dev_close_all(devs, o->ndevs);
 	o->r = r;
 	o->ms = util_now_ms() - t0;
 	printf("# %s%s: open %s, auth %s, %lld ms\n",

@@ -20,14 +20,14 @@
 
 #include <security/pam_appl.h>
 
-#include "b64.h"
-#include "cred.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "modtest.h"
 #include "pamrig.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- CVE-2019-12210: the debug file's descriptor in children ---- */
 

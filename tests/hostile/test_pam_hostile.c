@@ -18,16 +18,16 @@
 
 #include <security/pam_appl.h>
 
-#include "b64.h"
-#include "cred.h"
-#include "err.h"
+#include "base/b64.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "mitm.h"
 #include "modtest.h"
 #include "mtmain.h"
 #include "pamrig.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- a malicious device, through libpam ---- */
 

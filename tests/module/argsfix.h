@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "conf.h"
-#include "util.h"
+#include "base/util.h"
+#include "conf/conf.h"
 
 /* Collects what the parser logs. */
 struct sink {

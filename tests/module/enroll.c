@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "authfile.h"
-#include "b64.h"
-#include "dev.h"
-#include "err.h"
+#include "mapping/authfile.h"
+#include "base/b64.h"
+#include "device/dev.h"
+#include "base/err.h"
 #include "modtest.h"
-#include "util.h"
+#include "base/util.h"
 
 #define MT_OPEN_MS 2000
 #define MT_REG_MS 5000

@@ -12,7 +12,7 @@
 
 #include <security/pam_appl.h>
 
-#include "conf.h"
+#include "conf/conf.h"
 #include "modtest.h"
 
 #define MT_NSS_WRAPPER "libnss_wrapper.so"

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cred.h"
+#include "base/cred.h"
 
 #define MT_SHOWN_MAX 16384
 

@@ -6,7 +6,7 @@
 #ifndef PU_MTFIX_H
 #define PU_MTFIX_H
 
-#include "cred.h"
+#include "base/cred.h"
 #include "modtest.h"
 #include "tokenctl.h"
 

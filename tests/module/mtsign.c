@@ -5,9 +5,9 @@
 
 #include <openssl/evp.h>
 
-#include "b64.h"
-#include "crypto.h"
-#include "err.h"
+#include "base/b64.h"
+#include "crypto/crypto.h"
+#include "base/err.h"
 #include "mtsign.h"
 
 struct mt_key {

@@ -9,7 +9,7 @@
 
 #include "args.h"
 #include "argsfix.h"
-#include "err.h"
+#include "base/err.h"
 #include "retval.h"
 #include "test.h"
 

@@ -14,8 +14,8 @@
 
 #include "args.h"
 #include "argsfix.h"
-#include "conf.h"
-#include "err.h"
+#include "conf/conf.h"
+#include "base/err.h"
 #include "test.h"
 
 static char dir[] = "/tmp/test_confargs.XXXXXX";

@@ -13,8 +13,8 @@
 
 #include <security/pam_appl.h>
 
-#include "cred.h"
-#include "err.h"
+#include "base/cred.h"
+#include "base/err.h"
 #include "modtest.h"
 #include "mtmain.h"
 #include "test.h"

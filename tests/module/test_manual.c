@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "b64.h"
-#include "err.h"
-#include "manual.h"
+#include "base/b64.h"
+#include "base/err.h"
+#include "auth/manual.h"
 #include "mtsign.h"
 #include "test.h"
 

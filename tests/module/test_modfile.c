@@ -19,13 +19,13 @@
 
 #include <security/pam_appl.h>
 
-#include "cred.h"
+#include "base/cred.h"
 #include "modtest.h"
 #include "mtfix.h"
 #include "mtmain.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- mapping-file faults: no device is ever reached ---- */
 

@@ -20,16 +20,16 @@
 
 #include <security/pam_appl.h>
 
-#include "cred.h"
-#include "b64.h"
-#include "err.h"
+#include "base/cred.h"
+#include "base/b64.h"
+#include "base/err.h"
 #include "modtest.h"
 #include "mtfix.h"
 #include "mtmain.h"
 #include "mtsign.h"
 #include "test.h"
 #include "tokenctl.h"
-#include "util.h"
+#include "base/util.h"
 
 static size_t
 touches(const struct tokenctl *t)

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "util.h"
+#include "base/err.h"
+#include "base/util.h"
 #include "ctaphid_dev.h"
 
 #define CID_BROADCAST 0xffffffffu

@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "util.h"
+#include "base/err.h"
+#include "base/util.h"
 #include "front.h"
 
 #define MAX_CLIENTS 64

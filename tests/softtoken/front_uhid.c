@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "util.h"
+#include "base/err.h"
+#include "base/util.h"
 #include "front.h"
 
 #define UHID_PATH "/dev/uhid"

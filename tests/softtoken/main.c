@@ -12,8 +12,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "util.h"
+#include "base/err.h"
+#include "base/util.h"
 #include "front.h"
 
 #define EXIT_USAGE 2

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "../test.h"
 #include "token.h"
 #include "ctaphid_dev.h"

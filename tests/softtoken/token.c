@@ -16,8 +16,8 @@
 #include <openssl/param_build.h>
 #include <openssl/x509.h>
 
-#include "err.h"
-#include "util.h"
+#include "base/err.h"
+#include "base/util.h"
 #include "token.h"
 #include "token_int.h"
 

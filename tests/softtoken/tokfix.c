@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "tokfix.h"
 
 const uint8_t tokfix_chal[32] = {0xc1, 0xc2, 0xc3, 0x04, 0x05, 0x06};

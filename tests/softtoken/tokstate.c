@@ -13,10 +13,10 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "err.h"
+#include "base/err.h"
 #include "token.h"
 #include "token_int.h"
-#include "util.h"
+#include "base/util.h"
 
 static void
 put_hex(FILE *f, const char *name, const uint8_t *p, size_t n)

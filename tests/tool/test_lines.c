@@ -1,7 +1,7 @@
 /* tools/lines.c: editing mapping text keeps every other byte. */
 #include "config.h"
 
-#include "err.h"
+#include "base/err.h"
 #include "../../tools/tool.h"
 #include "../test.h"
 

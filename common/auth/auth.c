@@ -1,0 +1,210 @@
+/* One touch, however many keys: ask every device, cue, wait on all in one
+ * poll(2), first verified answer wins, cancel the others. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "base/err.h"
+#include "wait.h"
+
+/* What a step of one device needs. */
+struct auth_op {
+	struct dev **devs;
+	const struct log *log;
+	struct assertion *as;  /* auth_run */
+	struct reg_result *rr; /* auth_register */
+};
+
+static int
+auth_check_creds(const struct auth_req *req)
+{
+	const char *why;
+	size_t i;
+
+	if (req->ncreds == 0)
+		return ERR_NOT_FOUND;
+	for (i = 0; i < req->ncreds; i++) {
+		if (proto_cred_supported(&req->creds[i], &why) != ERR_OK) {
+			log_msg(req->log,
+			    "%s: credential %zu needs FIDO2 (%s): not "
+			    "supported",
+			    __func__, i + 1, why);
+			return ERR_UNSUPPORTED;
+		}
+	}
+	return ERR_OK;
+}
+
+static int
+auth_assert_step(void *arg, size_t i)
+{
+	struct auth_op *op = arg;
+	int r;
+
+	if ((r = dev_assert_step(op->devs[i], op->as)) != ERR_OK &&
+	    r != ERR_PENDING)
+		log_msg(op->log, "%s: %s: %s", "auth_run",
+		    dev_path(op->devs[i]), err_str(r));
+	return r;
+}
+
+static int
+auth_reg_step(void *arg, size_t i)
+{
+	struct auth_op *op = arg;
+	int r;
+
+	if ((r = dev_register_step(op->devs[i], op->rr)) != ERR_OK &&
+	    r != ERR_PENDING)
+		log_msg(op->log, "%s: %s: %s", "auth_register",
+		    dev_path(op->devs[i]), err_str(r));
+	return r;
+}
+
+/* Cancel what is still going on, except on the winner. */
+static void
+auth_cancel_rest(
+    struct dev **devs, size_t ndevs, const bool *active, int r, size_t winner)
+{
+	size_t i;
+
+	for (i = 0; i < ndevs; i++)
+		if (active[i] && (r != ERR_OK || i != winner))
+			dev_cancel(devs[i]);
+}
+
+/* Begin on every device: *nactive devices hold a credential; *dev_err
+ * keeps the first device error other than "not mine". */
+static int
+auth_begin_all(struct dev **devs, size_t ndevs, const struct auth_req *req,
+    const struct assert_req *ar, int64_t deadline, bool *active,
+    size_t *nactive, int *dev_err)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < ndevs; i++) {
+		if ((r = dev_assert_begin(devs[i], ar, deadline)) == ERR_OK) {
+			active[i] = true;
+			(*nactive)++;
+			continue;
+		}
+		if (r == ERR_NOMEM || r == ERR_RANDOM)
+			return r;
+		if (r != ERR_WRONG_KH) {
+			log_msg(req->log, "%s: %s: %s", "auth_run",
+			    dev_path(devs[i]), err_str(r));
+			if (*dev_err == ERR_OK)
+				*dev_err = r;
+		}
+	}
+	return ERR_OK;
+}
+
+static void
+auth_assert_req(const struct auth_req *req, struct assert_req *ar)
+{
+	memset(ar, 0, sizeof(*ar));
+	ar->rp_id = req->origin;
+	ar->appid = req->appid;
+	ar->allow = req->creds;
+	ar->nallow = req->ncreds;
+	ar->presence = req->presence;
+	ar->probe = !req->nodetect;
+}
+
+static int
+auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
+    struct auth_result *res, bool *active, int64_t deadline)
+{
+	struct auth_op op = {devs, req->log, &res->assertion, NULL};
+	struct assert_req ar;
+	size_t nactive = 0;
+	int r, dev_err = ERR_OK;
+
+	auth_assert_req(req, &ar);
+	if ((r = util_random(ar.cdh, sizeof(ar.cdh))) != ERR_OK ||
+	    (r = auth_begin_all(devs, ndevs, req, &ar, deadline, active,
+		 &nactive, &dev_err)) != ERR_OK)
+		goto fail;
+	res->presence_requests = nactive;
+	if (nactive == 0) {
+		/* "No key holds it" only if no device failed: a device
+		 * that broke or went away is named instead. */
+		r = dev_err != ERR_OK ? dev_err : ERR_WRONG_KH;
+		goto fail;
+	}
+	if (req->cue != NULL)
+		req->cue(req->cue_arg);
+	r = wait_run(devs, ndevs, active, auth_assert_step, &op, deadline,
+	    &res->dev_index, &res->wait);
+	auth_cancel_rest(devs, ndevs, active, r, res->dev_index);
+	if (r == ERR_WRONG_KH && dev_err != ERR_OK)
+		r = dev_err;
+fail:
+	util_wipe(&ar, sizeof(ar));
+	return r;
+}
+
+int
+auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
+    struct auth_result *res)
+{
+	int64_t deadline = util_now_ms() + req->timeout_ms;
+	bool *active = NULL;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if ((r = auth_check_creds(req)) != ERR_OK)
+		return r;
+	if (ndevs == 0)
+		return ERR_NO_KEY;
+	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
+		return ERR_NOMEM;
+	r = auth_wait_assert(devs, ndevs, req, res, active, deadline);
+	if (r == ERR_OK)
+		res->cred_index = res->assertion.cred_index;
+	free(active);
+	log_msg(req->log, "%s: %s", __func__, err_str(r));
+	return r;
+}
+
+void
+auth_result_clear(struct auth_result *res)
+{
+	if (res != NULL)
+		assertion_clear(&res->assertion);
+}
+
+int
+auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
+    struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
+{
+	struct auth_op op = {devs, lg, NULL, out};
+	int64_t deadline = util_now_ms() + ms;
+	bool *active = NULL;
+	size_t i, nactive = 0;
+	int r = ERR_NO_KEY;
+
+	if (ndevs == 0)
+		return ERR_NO_KEY;
+	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
+		return ERR_NOMEM;
+	for (i = 0; i < ndevs; i++) {
+		if ((r = dev_register_begin(devs[i], req)) == ERR_OK) {
+			active[i] = true;
+			nactive++;
+		} else
+			log_msg(lg, "%s: %s: %s", __func__, dev_path(devs[i]),
+			    err_str(r));
+	}
+	if (nactive > 0) {
+		r = wait_run(devs, ndevs, active, auth_reg_step, &op, deadline,
+		    dev_index, NULL);
+		auth_cancel_rest(devs, ndevs, active, r, *dev_index);
+	}
+	free(active);
+	return r;
+}

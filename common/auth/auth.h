@@ -1,0 +1,56 @@
+/* One touch, however many keys: the authentication both the module and
+ * `pamu2fcfg --check` run. */
+#ifndef PU_AUTH_H
+#define PU_AUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/cred.h"
+#include "base/util.h"
+#include "device/dev.h"
+#include "wait.h"
+
+struct auth_req {
+	const struct cred *creds;
+	size_t ncreds;
+	const char *origin; /* rp id for current-format credentials */
+	const char *appid;  /* rp id for CRED_APPID credentials */
+	bool presence;      /* require the presence flag */
+	bool nodetect;      /* skip the check-only probe */
+	int timeout_ms;     /* for the touch */
+	const struct log *log;
+	/* Called once, after the probe found a key holding a credential
+	 * and before waiting for the touch (the "cue"). May be NULL. */
+	void (*cue)(void *arg);
+	void *cue_arg;
+};
+
+struct auth_result {
+	size_t cred_index;          /* which credential signed */
+	size_t dev_index;           /* on which device */
+	struct assertion assertion; /* owned buffers: auth_result_clear */
+	size_t presence_requests;   /* devices asked for a touch */
+	struct wait_stats wait;     /* what the wait cost */
+};
+
+/* Probe every credential on every device (check-only), then wait for a
+ * touch on all devices that hold one; the first verified assertion wins
+ * and the others are cancelled. ERR_OK only for a verified assertion.
+ * ERR_NO_KEY when there is no device, ERR_WRONG_KH when no device holds
+ * any of the credentials, ERR_UNSUPPORTED when a credential needs a
+ * protocol we do not speak (never skipped), ERR_TIMEOUT when no touch
+ * came in time. With nodetect, every device is asked for every
+ * credential in turn with presence enforced, without a probe. */
+int auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
+    struct auth_result *res);
+
+/* Free what auth_run left in res (NULL-safe). */
+void auth_result_clear(struct auth_result *res);
+
+/* Register on whichever of the devices is touched first (the others are
+ * cancelled); *dev_index tells which. Waits up to ms. */
+int auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
+    struct reg_result *out, size_t *dev_index, const struct log *lg, int ms);
+
+#endif

@@ -1,0 +1,390 @@
+/* All cryptography: SHA-256, certificate measuring, P-256 points and ES256
+ * signature checks, through OpenSSL 3's EVP, OSSL_PARAM and d2i
+ * interfaces. With crypto_direct.c, the only files that include OpenSSL.
+ *
+ * SHA-256, P-256 point checks and ES256 verification have a second
+ * implementation in crypto_direct.c, without EVP. The public functions at
+ * the end of this file use it when it is built (DIRECT_VERIFY; configure
+ * --disable-direct-verify turns it off); both are compiled and tested
+ * against each other (crypto_int.h). */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/x509.h>
+
+#include "crypto.h"
+#include "crypto_int.h"
+#include "base/err.h"
+#include "base/util.h"
+
+#define P256_COORD_LEN 32
+#define P256_POINT_LEN (1 + 2 * P256_COORD_LEN)
+#define U2F_REG_KH_MAX 255
+#define SUBJECT_MAX 4096 /* a longer subject line is not worth showing */
+
+int
+crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
+{
+	unsigned int n = 0;
+
+	if ((data == NULL && len > 0) || out == NULL)
+		return ERR_INVAL;
+	if (EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) != 1 ||
+	    n != CRYPTO_SHA256_LEN) {
+		ERR_clear_error();
+		util_wipe(out, CRYPTO_SHA256_LEN);
+		return ERR_CRYPTO;
+	}
+	return ERR_OK;
+}
+
+/* Parse exactly one DER certificate that fills all of (p, len). */
+static int
+cert_parse(const uint8_t *p, size_t len, X509 **out)
+{
+	const unsigned char *q = p;
+	X509 *x = NULL;
+	int r = ERR_PROTO;
+
+	*out = NULL;
+	if (p == NULL || len == 0 || len > LONG_MAX)
+		return ERR_PROTO;
+	if ((x = d2i_X509(NULL, &q, (long)len)) == NULL)
+		goto fail;
+	if ((size_t)(q - p) != len)
+		goto fail;
+	*out = x;
+	x = NULL;
+	r = ERR_OK;
+fail:
+	X509_free(x);
+	ERR_clear_error();
+	return r;
+}
+
+int
+crypto_cert_len(const uint8_t *p, size_t len, size_t *cert_len)
+{
+	const unsigned char *q = p;
+	X509 *x = NULL;
+	int r = ERR_PROTO;
+
+	if (cert_len == NULL)
+		return ERR_INVAL;
+	*cert_len = 0;
+	if (p == NULL || len == 0)
+		return ERR_PROTO;
+	if (len > LONG_MAX)
+		len = LONG_MAX;
+	if ((x = d2i_X509(NULL, &q, (long)len)) == NULL)
+		goto fail;
+	if (q <= p || (size_t)(q - p) > len)
+		goto fail;
+	*cert_len = (size_t)(q - p);
+	r = ERR_OK;
+fail:
+	X509_free(x);
+	ERR_clear_error();
+	return r;
+}
+
+/* Copy the contents of a memory BIO into a new NUL-terminated string. */
+static int
+bio_to_string(BIO *bio, char **out)
+{
+	char *data = NULL, *s = NULL;
+	long n;
+
+	n = BIO_get_mem_data(bio, &data);
+	if (n < 0 || n > SUBJECT_MAX || (n > 0 && data == NULL))
+		return ERR_CRYPTO;
+	if ((s = malloc((size_t)n + 1)) == NULL)
+		return ERR_NOMEM;
+	if (n > 0)
+		memcpy(s, data, (size_t)n);
+	s[n] = '\0';
+	if (strlen(s) != (size_t)n) {
+		free(s);
+		return ERR_CRYPTO;
+	}
+	*out = s;
+	return ERR_OK;
+}
+
+int
+crypto_cert_subject(const uint8_t *cert, size_t len, char **subject)
+{
+	X509 *x = NULL;
+	BIO *bio = NULL;
+	X509_NAME *name;
+	int r;
+
+	if (subject == NULL)
+		return ERR_INVAL;
+	*subject = NULL;
+	if ((r = cert_parse(cert, len, &x)) != ERR_OK)
+		goto fail;
+	r = ERR_CRYPTO;
+	if ((name = X509_get_subject_name(x)) == NULL ||
+	    (bio = BIO_new(BIO_s_mem())) == NULL)
+		goto fail;
+	/* RFC 2253 flags escape control characters: the result is one line. */
+	if (X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253) < 0)
+		goto fail;
+	r = bio_to_string(bio, subject);
+fail:
+	BIO_free(bio);
+	X509_free(x);
+	ERR_clear_error();
+	return r;
+}
+
+/* An EVP_PKEY for an uncompressed P-256 point; ERR_PARSE when the point is
+ * not a valid public key on the curve. */
+static int
+pkey_from_point(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
+{
+	char group[] = SN_X9_62_prime256v1;
+	uint8_t pub[P256_POINT_LEN];
+	OSSL_PARAM params[3];
+	EVP_PKEY_CTX *ctx = NULL, *check = NULL;
+	EVP_PKEY *pkey = NULL;
+	int r = ERR_PARSE;
+
+	*out = NULL;
+	if (point[0] != 0x04)
+		return ERR_PARSE;
+	memcpy(pub, point, sizeof(pub));
+	params[0] = OSSL_PARAM_construct_utf8_string(
+	    OSSL_PKEY_PARAM_GROUP_NAME, group, 0);
+	params[1] = OSSL_PARAM_construct_octet_string(
+	    OSSL_PKEY_PARAM_PUB_KEY, pub, sizeof(pub));
+	params[2] = OSSL_PARAM_construct_end();
+	if ((ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) == NULL) {
+		r = ERR_CRYPTO;
+		goto fail;
+	}
+	if (EVP_PKEY_fromdata_init(ctx) != 1) {
+		r = ERR_CRYPTO;
+		goto fail;
+	}
+	if (EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) != 1)
+		goto fail;
+	/* Decoding checks the curve equation; check again, with the point
+	 * at infinity and the coordinate range, explicitly. The quick check
+	 * skips only n*Q == O, which holds for every point of a curve of
+	 * prime order (cofactor 1, as P-256's): the full check would add
+	 * nothing but a scalar multiplication. */
+	if ((check = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL)) == NULL) {
+		r = ERR_CRYPTO;
+		goto fail;
+	}
+	if (EVP_PKEY_public_check_quick(check) != 1)
+		goto fail;
+	*out = pkey;
+	pkey = NULL;
+	r = ERR_OK;
+fail:
+	EVP_PKEY_CTX_free(check);
+	EVP_PKEY_CTX_free(ctx);
+	EVP_PKEY_free(pkey);
+	ERR_clear_error();
+	return r;
+}
+
+int
+crypto_point_form(const uint8_t *raw, size_t len, uint8_t tmp[65])
+{
+	if (raw == NULL)
+		return ERR_PARSE;
+	if (len == P256_POINT_LEN - 1) {
+		tmp[0] = 0x04;
+		memcpy(tmp + 1, raw, len);
+	} else if (len == P256_POINT_LEN && raw[0] == 0x04)
+		memcpy(tmp, raw, len);
+	else
+		return ERR_PARSE;
+	return ERR_OK;
+}
+
+int
+crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65])
+{
+	uint8_t tmp[P256_POINT_LEN];
+	EVP_PKEY *pkey = NULL;
+	int r;
+
+	if (point == NULL)
+		return ERR_INVAL;
+	if ((r = crypto_point_form(raw, len, tmp)) != ERR_OK)
+		return r;
+	if ((r = pkey_from_point(tmp, &pkey)) != ERR_OK)
+		return r;
+	EVP_PKEY_free(pkey);
+	memcpy(point, tmp, sizeof(tmp));
+	return ERR_OK;
+}
+
+/* ES256 check of sig over msg with pkey: ERR_OK only when OpenSSL says
+ * exactly 1. Malformed DER is a failed verification. */
+static int
+verify_pkey(EVP_PKEY *pkey, const uint8_t *msg, size_t msg_len,
+    const uint8_t *sig, size_t sig_len)
+{
+	EVP_MD_CTX *md = NULL;
+	int r = ERR_CRYPTO, ok;
+
+	if (sig == NULL || sig_len == 0) {
+		r = ERR_VERIFY;
+		goto fail;
+	}
+	if ((md = EVP_MD_CTX_new()) == NULL)
+		goto fail;
+	if (EVP_DigestVerifyInit_ex(
+		md, NULL, "SHA256", NULL, NULL, pkey, NULL) != 1)
+		goto fail;
+	ok = EVP_DigestVerify(md, sig, sig_len, msg, msg_len);
+	r = ok == 1 ? ERR_OK : ERR_VERIFY;
+fail:
+	EVP_MD_CTX_free(md);
+	ERR_clear_error();
+	return r;
+}
+
+int
+crypto_es256_verify_evp(const uint8_t point[65], const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	EVP_PKEY *pkey = NULL;
+	int r;
+
+	if (point == NULL || (msg == NULL && msg_len > 0))
+		return ERR_INVAL;
+	if ((r = pkey_from_point(point, &pkey)) != ERR_OK)
+		return r;
+	r = verify_pkey(pkey, msg, msg_len, sig, sig_len);
+	EVP_PKEY_free(pkey);
+	return r;
+}
+
+/* ERR_OK when pkey is an EC key on P-256. */
+static int
+pkey_is_p256(EVP_PKEY *pkey)
+{
+	char group[64];
+	size_t n = 0;
+
+	if (!EVP_PKEY_is_a(pkey, "EC"))
+		return ERR_VERIFY;
+	if (EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME,
+		group, sizeof(group), &n) != 1) {
+		ERR_clear_error();
+		return ERR_VERIFY;
+	}
+	if (strcmp(group, SN_X9_62_prime256v1) != 0)
+		return ERR_VERIFY;
+	return ERR_OK;
+}
+
+int
+crypto_verify_u2f_register(const uint8_t *cert, size_t cert_len,
+    const uint8_t app[32], const uint8_t chal[32], const uint8_t *kh,
+    size_t kh_len, const uint8_t point[65], const uint8_t *sig, size_t sig_len)
+{
+	uint8_t msg[1 + 2 * 32 + U2F_REG_KH_MAX + P256_POINT_LEN];
+	size_t n = 0;
+	X509 *x = NULL;
+	EVP_PKEY *pkey;
+	int r;
+
+	if (app == NULL || chal == NULL || point == NULL ||
+	    (kh == NULL && kh_len > 0) || kh_len > U2F_REG_KH_MAX)
+		return ERR_INVAL;
+	if ((r = cert_parse(cert, cert_len, &x)) != ERR_OK)
+		goto fail;
+	if ((pkey = X509_get0_pubkey(x)) == NULL) {
+		r = ERR_PROTO;
+		goto fail;
+	}
+	if ((r = pkey_is_p256(pkey)) != ERR_OK)
+		goto fail;
+	msg[n++] = 0x00;
+	memcpy(msg + n, app, 32);
+	n += 32;
+	memcpy(msg + n, chal, 32);
+	n += 32;
+	if (kh_len > 0)
+		memcpy(msg + n, kh, kh_len);
+	n += kh_len;
+	memcpy(msg + n, point, P256_POINT_LEN);
+	n += P256_POINT_LEN;
+	r = verify_pkey(pkey, msg, n, sig, sig_len);
+fail:
+	util_wipe(msg, sizeof(msg));
+	X509_free(x);
+	ERR_clear_error();
+	return r;
+}
+
+int
+crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
+    uint8_t flags, uint32_t counter, const uint8_t chal[32], const uint8_t *sig,
+    size_t sig_len)
+{
+	uint8_t msg[32 + 1 + 4 + 32];
+	int r;
+
+	if (point == NULL || app == NULL || chal == NULL)
+		return ERR_INVAL;
+	memcpy(msg, app, 32);
+	msg[32] = flags;
+	msg[33] = (uint8_t)(counter >> 24);
+	msg[34] = (uint8_t)(counter >> 16);
+	msg[35] = (uint8_t)(counter >> 8);
+	msg[36] = (uint8_t)counter;
+	memcpy(msg + 37, chal, 32);
+	r = crypto_es256_verify(point, msg, sizeof(msg), sig, sig_len);
+	util_wipe(msg, sizeof(msg));
+	return r;
+}
+
+/* The public entry points: the direct implementation (crypto_direct.c)
+ * when it is built, else the EVP one above. */
+#if DIRECT_VERIFY
+#define IMPL(f) f##_direct
+#else
+#define IMPL(f) f##_evp
+#endif
+
+int
+crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
+{
+	return IMPL(crypto_sha256)(data, len, out);
+}
+
+int
+crypto_p256_point(const uint8_t *raw, size_t len, uint8_t point[65])
+{
+	return IMPL(crypto_p256_point)(raw, len, point);
+}
+
+int
+crypto_es256_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
+    const uint8_t *sig, size_t sig_len)
+{
+	return IMPL(crypto_es256_verify)(point, msg, msg_len, sig, sig_len);
+}
+
+const char *
+crypto_verify_impl(void)
+{
+	return DIRECT_VERIFY ? "direct" : "evp";
+}

@@ -1,0 +1,262 @@
+/* Device objects: a transport, the protocol it speaks, that protocol's
+ * state; operations dispatched to the protocol. */
+#include "config.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "dev.h"
+
+struct dev {
+	struct xport *x;
+	const struct proto *proto;
+	struct proto_ctx ctx;
+};
+
+/* The protocols we speak, in the order they are tried. */
+static const struct proto *const dev_protos[] = {&proto_u2f};
+
+int
+dev_discover(struct xport_info **list, size_t *n)
+{
+	return xport_discover(list, n);
+}
+
+int
+dev_backend_parse(const char *name, enum dev_backend *out)
+{
+	if (strcmp(name, "native") == 0) {
+		*out = DEV_BACKEND_NATIVE;
+		return ERR_OK;
+	}
+	if (strcmp(name, "libu2f-host") == 0) {
+		if (dev_u2fh_version() == NULL)
+			return ERR_UNSUPPORTED;
+		*out = DEV_BACKEND_LIBU2FHOST;
+		return ERR_OK;
+	}
+	return ERR_CONFIG;
+}
+
+const char *
+dev_backend_name(enum dev_backend b)
+{
+	return b == DEV_BACKEND_LIBU2FHOST ? "libu2f-host" : "native";
+}
+
+/* The first protocol the device speaks; its state. */
+static int
+dev_pick_proto(struct dev *d, int ms)
+{
+	int64_t deadline = util_now_ms() + ms;
+	size_t i;
+	int r = ERR_UNSUPPORTED;
+
+	for (i = 0; i < sizeof(dev_protos) / sizeof(dev_protos[0]); i++) {
+		r = dev_protos[i]->detect(
+		    d->x, d->ctx.log, util_ms_left(deadline));
+		if (r != ERR_OK)
+			continue;
+		if ((r = dev_protos[i]->state_new(&d->ctx.st)) != ERR_OK)
+			return r;
+		d->proto = dev_protos[i];
+		return ERR_OK;
+	}
+	return r;
+}
+
+int
+dev_open_xport(struct xport *x, const struct log *lg, int ms, struct dev **out)
+{
+	struct dev *d = NULL;
+	int r;
+
+	*out = NULL;
+	if ((d = calloc(1, sizeof(*d))) == NULL) {
+		xport_close(&x);
+		return ERR_NOMEM;
+	}
+	d->x = x;
+	d->ctx.x = x;
+	d->ctx.log = lg;
+	if ((r = dev_pick_proto(d, ms)) != ERR_OK) {
+		dev_close(&d);
+		return r;
+	}
+	*out = d;
+	return ERR_OK;
+}
+
+int
+dev_open(const struct xport_info *info, const struct log *lg, int ms,
+    struct dev **out)
+{
+	int64_t deadline = util_now_ms() + ms;
+	struct xport *x = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = xport_open(info, lg, ms, &x)) != ERR_OK)
+		return r;
+	return dev_open_xport(x, lg, util_ms_left(deadline), out);
+}
+
+int
+dev_open_path(const char *path, const struct log *lg, int ms, struct dev **out)
+{
+	int64_t deadline = util_now_ms() + ms;
+	struct xport *x = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = xport_open_path(path, lg, ms, &x)) != ERR_OK)
+		return r;
+	return dev_open_xport(x, lg, util_ms_left(deadline), out);
+}
+
+void
+dev_set_log(struct dev *d, const struct log *lg)
+{
+	d->ctx.log = lg;
+	xport_set_log(d->x, lg);
+}
+
+void
+dev_close(struct dev **dp)
+{
+	struct dev *d;
+
+	if (dp == NULL || (d = *dp) == NULL)
+		return;
+	if (d->proto != NULL) {
+		d->proto->cancel(&d->ctx);
+		d->proto->state_free(d->ctx.st);
+	}
+	xport_close(&d->x);
+	util_freezero(d, sizeof(*d));
+	*dp = NULL;
+}
+
+const char *
+dev_path(const struct dev *d)
+{
+	return xport_path(d->x);
+}
+
+const char *
+dev_transport_name(const struct dev *d)
+{
+	return xport_name(d->x);
+}
+
+const char *
+dev_proto_name(const struct dev *d)
+{
+	return d->proto != NULL ? d->proto->name : "none";
+}
+
+int
+dev_register_begin(struct dev *d, const struct reg_req *req)
+{
+	return d->proto->reg_begin(&d->ctx, req);
+}
+
+int
+dev_register_step(struct dev *d, struct reg_result *out)
+{
+	return d->proto->reg_step(&d->ctx, out);
+}
+
+int
+dev_probe(struct dev *d, const char *rp_id, const struct cred *cred, int ms)
+{
+	return d->proto->probe(&d->ctx, rp_id, cred, ms);
+}
+
+int
+dev_assert_begin(struct dev *d, const struct assert_req *req, int64_t deadline)
+{
+	return d->proto->assert_begin(&d->ctx, req, deadline);
+}
+
+int
+dev_assert_step(struct dev *d, struct assertion *out)
+{
+	return d->proto->assert_step(&d->ctx, out);
+}
+
+void
+dev_cancel(struct dev *d)
+{
+	d->proto->cancel(&d->ctx);
+}
+
+int
+dev_fd(const struct dev *d)
+{
+	return d->proto->poll_fd(&d->ctx);
+}
+
+int64_t
+dev_wake_at(const struct dev *d)
+{
+	return d->proto->wake_at(&d->ctx);
+}
+
+bool
+dev_wants_touch(const struct dev *d)
+{
+	return d->proto->wants_touch(&d->ctx);
+}
+
+/* Sleep in poll(2) until d has input, its wake time, or deadline (with
+ * nothing to poll, in util_sleep_ms). */
+static void
+dev_sleep(const struct dev *d, int64_t deadline)
+{
+	int64_t wake = dev_wake_at(d);
+	struct pollfd pfd;
+
+	if (wake > deadline)
+		wake = deadline;
+	memset(&pfd, 0, sizeof(pfd));
+	if ((pfd.fd = dev_fd(d)) < 0) {
+		util_sleep_ms(util_ms_left(wake));
+		return;
+	}
+	pfd.events = POLLIN;
+	(void)poll(&pfd, 1, util_ms_left(wake));
+}
+
+int
+dev_register(
+    struct dev *d, const struct reg_req *req, struct reg_result *out, int ms)
+{
+	int64_t deadline = util_now_ms() + ms;
+	int r;
+
+	if ((r = dev_register_begin(d, req)) != ERR_OK)
+		return r;
+	while ((r = dev_register_step(d, out)) == ERR_PENDING &&
+	    util_ms_left(deadline) > 0)
+		dev_sleep(d, deadline);
+	if (r == ERR_PENDING) {
+		dev_cancel(d);
+		r = ERR_TIMEOUT;
+	}
+	return r;
+}
+
+int
+dev_assert_wait(struct dev *d, struct assertion *out, int ms)
+{
+	int64_t deadline = util_now_ms() + ms;
+	int r;
+
+	while ((r = dev_assert_step(d, out)) == ERR_PENDING &&
+	    util_ms_left(deadline) > 0)
+		dev_sleep(d, deadline);
+	return r;
+}

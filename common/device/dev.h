@@ -1,0 +1,120 @@
+/* Authenticators as operations: a device is a transport (how messages
+ * reach it) + a protocol (what they say) + the protocol's state. Callers
+ * see operations, never APDUs or CBOR, and can wait on many devices in
+ * one poll(2): dev_fd and dev_wake_at tell when a device needs its next
+ * step, and a step never blocks. */
+#ifndef PU_DEV_H
+#define PU_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/cred.h"
+#include "base/util.h"
+#include "proto/proto.h"
+#include "transport/xport.h"
+
+#define DEV_CDH_LEN PROTO_CDH_LEN
+
+struct dev;
+
+/* Transport backends: how bytes reach the devices. The native one (our
+ * CTAPHID over hidraw and unix:) is always built and the default;
+ * libu2f-host only with ./configure --with-libu2f-host. */
+enum dev_backend { DEV_BACKEND_NATIVE = 0, DEV_BACKEND_LIBU2FHOST };
+
+/* "native" or "libu2f-host": ERR_OK, ERR_UNSUPPORTED for a backend not
+ * built in, ERR_CONFIG for any other name. */
+int dev_backend_parse(const char *name, enum dev_backend *out);
+/* "native", "libu2f-host". */
+const char *dev_backend_name(enum dev_backend b);
+/* The transport an opened device uses ("native", "libu2f-host"). */
+const char *dev_transport_name(const struct dev *d);
+
+/* Discover devices (hidraw only; unix: is never discovered). An empty
+ * list is ERR_OK with *n = 0. Free with xport_info_free. */
+int dev_discover(struct xport_info **list, size_t *n);
+/* Open a device by path ("/dev/hidrawN" or "unix:/path") and choose its
+ * protocol, within ms. */
+int dev_open(const struct xport_info *info, const struct log *lg, int ms,
+    struct dev **out);
+int dev_open_path(
+    const char *path, const struct log *lg, int ms, struct dev **out);
+/* A device over a transport that is open already (which it then owns,
+ * also on failure): choose its protocol within ms. */
+int dev_open_xport(
+    struct xport *x, const struct log *lg, int ms, struct dev **out);
+/* Where the device logs from now on (lg must outlive it). */
+void dev_set_log(struct dev *d, const struct log *lg);
+void dev_close(struct dev **d);
+const char *dev_path(const struct dev *d);
+const char *dev_proto_name(const struct dev *d);
+
+/* Register a new credential. The split form: begin, then step (never
+ * blocks: ERR_PENDING while waiting for the touch). ERR_OK only for a
+ * registration whose attestation signature verified. */
+int dev_register_begin(struct dev *d, const struct reg_req *req);
+int dev_register_step(struct dev *d, struct reg_result *out);
+/* Begin, then wait up to ms (in poll(2)) for the result. */
+int dev_register(
+    struct dev *d, const struct reg_req *req, struct reg_result *out, int ms);
+/* Does this device hold cred for rp_id? ERR_OK yes, ERR_WRONG_KH no. No
+ * touch needed. */
+int dev_probe(
+    struct dev *d, const char *rp_id, const struct cred *cred, int ms);
+/* Ask for an assertion over req->allow (which must outlive the
+ * operation); probes finish before deadline. ERR_WRONG_KH when the device
+ * holds none of them. */
+int dev_assert_begin(
+    struct dev *d, const struct assert_req *req, int64_t deadline);
+/* ERR_PENDING while waiting for the touch, ERR_OK only for an assertion
+ * whose signature verified with the allow-list entry out->cred_index
+ * (and with the presence flag, if required). Never blocks. */
+int dev_assert_step(struct dev *d, struct assertion *out);
+/* dev_assert_step, waiting up to ms in poll(2) for the result. */
+int dev_assert_wait(struct dev *d, struct assertion *out, int ms);
+void dev_cancel(struct dev *d);
+
+/* For a caller that waits on many devices: the descriptor to poll for
+ * the input the operation waits for (-1: none now), and when the operation in
+ * progress needs a step even without input (util_now_ms clock; INT64_MAX: only
+ * on input). */
+int dev_fd(const struct dev *d);
+int64_t dev_wake_at(const struct dev *d);
+/* Is the device waiting for a touch now? */
+bool dev_wants_touch(const struct dev *d);
+
+/* Devices dev_open_all opens at once, each in its own thread. */
+#define DEV_OPEN_BATCH 16
+/* Open every discovered device (or the explicit paths, if npaths > 0),
+ * DEV_OPEN_BATCH at a time, each within ms and all before deadline
+ * (util_now_ms clock; 0 = none): the devices not reached by then are
+ * left (ERR_TIMEOUT noted), so a device that stalls delays neither the
+ * others of its batch nor the deadline. Keeps the first max (0 = no
+ * limit) that opened, in the order given. Devices that fail to open are
+ * skipped with a log line; *first_err keeps the first such error in that
+ * order (e.g. ERR_PERM) so a caller can explain an empty result. lg is
+ * called from the calling thread only. Caller frees with dev_close_all. */
+int dev_open_all(const char *const *paths, size_t npaths, size_t max,
+    const struct log *lg, int ms, int64_t deadline, struct dev ***devs,
+    size_t *ndevs, int *first_err);
+void dev_close_all(struct dev **devs, size_t ndevs);
+/* dev_open_all through a chosen transport backend; logs (to lg) which
+ * one is in use. libu2f-host discovers devices itself: explicit paths
+ * with it are ERR_UNSUPPORTED. */
+int dev_open_backend(enum dev_backend b, const char *const *paths,
+    size_t npaths, size_t max, const struct log *lg, int ms, int64_t deadline,
+    struct dev ***devs, size_t *ndevs, int *first_err);
+/* Open, through libu2f-host, every U2F device it finds (at most max, 0 =
+ * no limit) as dev_open_all does; paths are "libu2f-host:INDEX".
+ * ERR_UNSUPPORTED when the backend is not built. */
+int dev_u2fh_open_all(size_t max, const struct log *lg, int ms,
+    int64_t deadline, struct dev ***devs, size_t *ndevs, int *first_err);
+/* The same over a list of transports that is open already (dev_u2fh_open_all
+ * and tests): each gets its protocol within ms, all before deadline; the
+ * list and every transport in it are consumed. */
+int dev_open_xports(struct xport **xs, size_t nxs, const struct log *lg, int ms,
+    int64_t deadline, struct dev ***devs, size_t *ndevs, int *first_err);
+
+#endif

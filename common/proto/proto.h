@@ -1,0 +1,152 @@
+/* Authenticator protocols behind one interface: detect, make a credential,
+ * assert over an allow list, cancel. U2F today (u2f_op.c); CTAP2 slots in
+ * beside it. The request and result types already carry what CTAP2 needs
+ * (resident keys, user verification, a PIN/UV token, the user entity, an
+ * exclude list; results with the credential id, the user handle and
+ * authData), and U2F fills its results in the same authData | cdh shape,
+ * so that one check (proto_check_assertion) serves every protocol and
+ * manual mode. Operations are split (begin, then step) so that a caller
+ * can wait on many devices in one poll(2): a step never blocks; it does
+ * what is due and reads what has arrived. */
+#ifndef PU_PROTO_H
+#define PU_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/cred.h"
+#include "base/util.h"
+#include "transport/xport.h"
+
+#define PROTO_CDH_LEN 32      /* client data hash / U2F challenge */
+#define PROTO_RPID_HASH 32    /* SHA-256 of the rp id */
+#define PROTO_AUTHDATA_MIN 37 /* rpIdHash | flags | counter */
+
+/* authData flags. */
+#define PROTO_UP 0x01 /* user present */
+#define PROTO_UV 0x04 /* user verified */
+
+/* The user entity of a new credential (CTAP2; U2F has none). */
+struct proto_user {
+	const uint8_t *id;
+	size_t id_len;
+	const char *name;
+	const char *display_name;
+};
+
+/* Registration request: rp_id is the origin string ("pam://host"). */
+struct reg_req {
+	const char *rp_id;
+	uint8_t cdh[PROTO_CDH_LEN];
+	int type;                 /* COSE_ES256, COSE_EDDSA, COSE_RS256 */
+	bool presence;            /* false = -P */
+	bool resident;            /* a discoverable credential (rk) */
+	bool uv;                  /* ask for user verification */
+	const uint8_t *pin_token; /* PIN/UV auth token, or NULL */
+	size_t pin_token_len;
+	struct proto_user user;
+	const struct cred *exclude; /* credentials the key must not hold */
+	size_t nexclude;
+};
+
+/* A registration whose attestation signature has been verified. */
+struct reg_result {
+	struct cred cred; /* kh, pk (65-byte point for es256), type */
+	uint8_t *cert;    /* attestation certificate (DER, owned) */
+	size_t cert_len;
+	uint8_t *authdata; /* authData (owned; NULL for U2F) */
+	size_t authdata_len;
+};
+
+/* Assertion request over an allow list. Credentials flagged CRED_APPID
+ * are asked for under appid (the U2F appid, CTAP2's appid extension),
+ * the others under rp_id. */
+struct assert_req {
+	const char *rp_id;
+	const char *appid; /* NULL: rp_id */
+	uint8_t cdh[PROTO_CDH_LEN];
+	const struct cred *allow; /* empty: resident credentials (CTAP2) */
+	size_t nallow;
+	bool presence; /* require the presence flag */
+	bool uv;       /* require user verification */
+	bool probe;    /* find the credentials the key holds first (no
+			* touch); else ask for each in turn */
+	const uint8_t *pin_token;
+	size_t pin_token_len;
+};
+
+/* A verified assertion. assertion_clear frees the owned buffers (the
+ * scalar fields stay). */
+struct assertion {
+	size_t cred_index; /* the allow-list entry that signed */
+	uint8_t flags;
+	uint32_t counter;
+	uint8_t *cred_id; /* credential id (= key handle) */
+	size_t cred_id_len;
+	uint8_t *user_handle; /* CTAP2 resident credentials; else NULL */
+	size_t user_handle_len;
+	uint8_t *authdata; /* rpIdHash | flags | counter [| extensions] */
+	size_t authdata_len;
+	uint8_t *sig; /* over authdata | cdh */
+	size_t sig_len;
+};
+
+void reg_result_clear(struct reg_result *r);
+void assertion_clear(struct assertion *a);
+
+/* What a protocol operation runs on: the device's transport, where it
+ * logs, and the protocol's own state (opaque to everyone else). */
+struct proto_ctx {
+	struct xport *x;
+	const struct log *log;
+	void *st;
+};
+
+struct proto {
+	const char *name; /* "u2f" */
+	/* Does the device behind x speak it? ERR_OK yes. */
+	int (*detect)(struct xport *x, const struct log *lg, int ms);
+	int (*state_new)(void **st);
+	void (*state_free)(void *st);
+	int (*reg_begin)(struct proto_ctx *c, const struct reg_req *req);
+	int (*reg_step)(struct proto_ctx *c, struct reg_result *out);
+	/* Begin an assertion; probes (req->probe) finish before deadline.
+	 * ERR_WRONG_KH when the device holds none of the credentials. */
+	int (*assert_begin)(struct proto_ctx *c, const struct assert_req *req,
+	    int64_t deadline);
+	int (*assert_step)(struct proto_ctx *c, struct assertion *out);
+	/* Does the device hold cred under rp_id (no touch)? ERR_OK yes,
+	 * ERR_WRONG_KH no. */
+	int (*probe)(struct proto_ctx *c, const char *rp_id,
+	    const struct cred *cred, int ms);
+	/* The descriptor to poll for input the operation waits for, or
+	 * -1 (nothing expected now, or a transport without one). */
+	int (*poll_fd)(const struct proto_ctx *c);
+	/* When the operation in progress needs a step even if nothing
+	 * arrives (util_now_ms clock; INT64_MAX: only on input). */
+	int64_t (*wake_at)(const struct proto_ctx *c);
+	/* Is the device waiting for a touch right now (for the cue)? */
+	bool (*wants_touch)(const struct proto_ctx *c);
+	void (*cancel)(struct proto_ctx *c);
+};
+
+extern const struct proto proto_u2f;
+
+/* Can some protocol we speak use this credential? ERR_OK, or
+ * ERR_UNSUPPORTED with *why naming what it needs ("+pin", "eddsa", ...):
+ * such a credential is refused by name, never downgraded. */
+int proto_cred_supported(const struct cred *c, const char **why);
+
+/* The one check of an assertion for every protocol and manual mode:
+ * authdata is rpIdHash | flags | counter [| more] with rpIdHash equal to
+ * rpid_hash (= SHA-256 of the rp id the request named; else
+ * ERR_MISMATCH), sig a valid signature by the credential's key over
+ * authdata | cdh (else ERR_VERIFY), and the presence flag set if presence
+ * is required (else ERR_NO_PRESENCE). ERR_OK fills *flags and *counter. */
+int proto_check_assertion(const struct cred *c,
+    const uint8_t rpid_hash[PROTO_RPID_HASH], const uint8_t cdh[PROTO_CDH_LEN],
+    bool presence, const uint8_t *authdata, size_t authdata_len,
+    const uint8_t *sig, size_t sig_len, uint8_t *flags, uint32_t *counter);
+
+#endif

@@ -1,0 +1,568 @@
+/* The U2F (CTAP1) protocol behind struct proto: VERSION to detect,
+ * REGISTER, and AUTHENTICATE walking an allow list. U2F keys answer every
+ * request at once ("touch needed", 6985, included), so a request is sent
+ * again every U2F_POLL_MS until the key signs; a step never blocks. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "crypto/crypto.h"
+#include "proto.h"
+#include "u2f.h"
+
+#define U2F_REPLY_MAX 7609 /* a whole CTAPHID message */
+#define U2F_AUTH_REPLY_MAX (1 + 4 + U2F_SIG_MAX + 2)
+#define U2F_VERSION_REPLY_MAX 64
+#define U2F_VERSION_STR "U2F_V2"
+#define U2F_POLL_MS 100 /* re-send interval while waiting for a touch */
+/* A request with neither an answer nor a keepalive for this long was
+ * lost (e.g. hidraw dropped the reply from a full queue): send it again. */
+#define U2F_STALL_MS 1000
+#define U2F_SEND_MS 1000  /* a device must take a request's frames */
+#define U2F_PROBE_MS 3000 /* a check-only probe needs no touch */
+
+enum u2f_opkind { U2F_OP_NONE, U2F_OP_REGISTER, U2F_OP_ASSERT };
+
+struct u2f_st {
+	enum u2f_opkind op;
+	uint8_t app[U2F_PARAM_LEN];    /* of the request being asked */
+	uint8_t app_rp[U2F_PARAM_LEN]; /* SHA-256(rp_id) */
+	uint8_t app_id[U2F_PARAM_LEN]; /* SHA-256(appid) */
+	uint8_t chal[U2F_PARAM_LEN];
+	const struct cred *allow; /* borrowed from the request */
+	size_t *cand;             /* allow-list entries the key holds */
+	size_t ncand;
+	size_t next; /* the one being asked for */
+	bool presence;
+	bool walk;      /* no probe: a "not mine" moves to the next */
+	bool in_flight; /* a request is out, its reply not read */
+	bool touch;     /* the last answer was "touch needed" */
+	int64_t next_send;
+	int64_t sent_at;
+	int64_t alive_at; /* last keepalive for the request in flight */
+};
+
+static int
+u2f_cred_usable(const struct cred *c)
+{
+	const char *why;
+
+	if (proto_cred_supported(c, &why) != ERR_OK || c->kh == NULL ||
+	    c->kh_len == 0 || c->kh_len > U2F_KH_MAX ||
+	    c->pk_len != U2F_POINT_LEN)
+		return ERR_UNSUPPORTED;
+	return ERR_OK;
+}
+
+static int
+u2f_state_new(void **out)
+{
+	*out = calloc(1, sizeof(struct u2f_st));
+	return *out != NULL ? ERR_OK : ERR_NOMEM;
+}
+
+static void
+u2f_reset(struct u2f_st *st)
+{
+	free(st->cand);
+	util_wipe(st, sizeof(*st));
+}
+
+static void
+u2f_state_free(void *p)
+{
+	if (p == NULL)
+		return;
+	u2f_reset(p);
+	free(p);
+}
+
+/* The AUTHENTICATE request APDU. */
+static int
+u2f_auth_apdu(uint8_t p1, const uint8_t chal[U2F_PARAM_LEN],
+    const uint8_t app[U2F_PARAM_LEN], const struct cred *c,
+    uint8_t apdu[U2F_APDU_MAX], size_t *len)
+{
+	uint8_t data[2 * U2F_PARAM_LEN + 1 + U2F_KH_MAX];
+	int r;
+
+	if (c->kh_len == 0 || c->kh_len > U2F_KH_MAX)
+		return ERR_INVAL;
+	memcpy(data, chal, U2F_PARAM_LEN);
+	memcpy(data + U2F_PARAM_LEN, app, U2F_PARAM_LEN);
+	data[2 * U2F_PARAM_LEN] = (uint8_t)c->kh_len;
+	memcpy(data + 2 * U2F_PARAM_LEN + 1, c->kh, c->kh_len);
+	r = u2f_apdu(U2F_INS_AUTHENTICATE, p1, data,
+	    2 * U2F_PARAM_LEN + 1 + c->kh_len, apdu, U2F_APDU_MAX, len);
+	util_wipe(data, sizeof(data));
+	return r;
+}
+
+static const struct cred *
+u2f_current(const struct u2f_st *st)
+{
+	return &st->allow[st->cand[st->next]];
+}
+
+static int
+u2f_send_op(struct proto_ctx *c)
+{
+	struct u2f_st *st = c->st;
+	uint8_t data[2 * U2F_PARAM_LEN];
+	uint8_t apdu[U2F_APDU_MAX];
+	size_t len;
+	int r;
+
+	if (st->op == U2F_OP_ASSERT) {
+		r = u2f_auth_apdu(
+		    st->presence ? U2F_AUTH_ENFORCE : U2F_AUTH_NO_PRESENCE,
+		    st->chal, st->app, u2f_current(st), apdu, &len);
+	} else {
+		memcpy(data, st->chal, U2F_PARAM_LEN);
+		memcpy(data + U2F_PARAM_LEN, st->app, U2F_PARAM_LEN);
+		r = u2f_apdu(U2F_INS_REGISTER, 0, data, sizeof(data), apdu,
+		    sizeof(apdu), &len);
+		util_wipe(data, sizeof(data));
+	}
+	if (r == ERR_OK)
+		r = xport_send(c->x, XPORT_MSG, apdu, len, U2F_SEND_MS);
+	util_wipe(apdu, sizeof(apdu));
+	st->in_flight = (r == ERR_OK);
+	st->sent_at = util_now_ms();
+	return r;
+}
+
+/* Receive (within ms) and split the reply to the request out: the body's
+ * length in *body, the status word mapped to our errors. */
+static int
+u2f_recv(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body, int ms)
+{
+	struct u2f_st *st = c->st;
+	int status = XPORT_KA_NONE, r;
+	size_t len = 0;
+	uint16_t sw;
+
+	r = xport_recv(c->x, XPORT_MSG, buf, cap, &len, ms, &status);
+	if (status != XPORT_KA_NONE) /* the key is working on it */
+		st->alive_at = util_now_ms();
+	if (r != ERR_OK)
+		return r;
+	return u2f_status(buf, len, body, &sw);
+}
+
+static int64_t
+u2f_wake_at(const struct proto_ctx *c)
+{
+	const struct u2f_st *st = c->st;
+	int64_t last;
+
+	if (st->op == U2F_OP_NONE)
+		return INT64_MAX;
+	if (!st->in_flight)
+		return st->next_send;
+	if (xport_fd(c->x) < 0) /* its reply comes within xport_recv */
+		return st->sent_at;
+	last = st->alive_at > st->sent_at ? st->alive_at : st->sent_at;
+	return last + U2F_STALL_MS;
+}
+
+static int
+u2f_poll_fd(const struct proto_ctx *c)
+{
+	const struct u2f_st *st = c->st;
+
+	return st->op != U2F_OP_NONE && st->in_flight ? xport_fd(c->x) : -1;
+}
+
+static bool
+u2f_wants_touch(const struct proto_ctx *c)
+{
+	const struct u2f_st *st = c->st;
+
+	return st->op != U2F_OP_NONE && st->touch;
+}
+
+/* One step of the operation: send if due, read what has arrived. ERR_OK
+ * with a reply body in buf, ERR_PENDING, or a terminal error. */
+static int
+u2f_step(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body)
+{
+	struct u2f_st *st = c->st;
+	int r;
+
+	if (!st->in_flight) {
+		if (util_now_ms() < st->next_send)
+			return ERR_PENDING;
+		if ((r = u2f_send_op(c)) != ERR_OK)
+			return r;
+	}
+	r = u2f_recv(c, buf, cap, body, 0);
+	if (r == ERR_TIMEOUT) {
+		if (util_now_ms() >= u2f_wake_at(c)) {
+			log_msg(c->log, "%s: %s: no answer, asking again",
+			    __func__, xport_path(c->x));
+			st->in_flight = false;
+			st->next_send = util_now_ms();
+		}
+		return ERR_PENDING;
+	}
+	st->in_flight = false;
+	/* "Touch needed", or another program holds the key: ask again
+	 * after the poll interval. */
+	if (r == ERR_PRESENCE || r == ERR_HID_BUSY) {
+		st->touch = (r == ERR_PRESENCE);
+		st->next_send = util_now_ms() + U2F_POLL_MS;
+		return ERR_PENDING;
+	}
+	return r;
+}
+
+static int
+u2f_detect(struct xport *x, const struct log *lg, int ms)
+{
+	uint8_t apdu[U2F_APDU_MAX], reply[U2F_VERSION_REPLY_MAX];
+	int64_t deadline = util_now_ms() + ms;
+	size_t len = 0, body;
+	uint16_t sw;
+	int r;
+
+	if (xport_caps(x) & XPORT_CAP_NMSG) {
+		log_msg(lg, "%s: %s speaks FIDO2 only (no U2F messages)",
+		    __func__, xport_path(x));
+		return ERR_UNSUPPORTED;
+	}
+	if ((r = u2f_apdu(U2F_INS_VERSION, 0, NULL, 0, apdu, sizeof(apdu),
+		 &len)) != ERR_OK ||
+	    (r = xport_send(x, XPORT_MSG, apdu, len, ms)) != ERR_OK ||
+	    (r = xport_recv(x, XPORT_MSG, reply, sizeof(reply), &len,
+		 util_ms_left(deadline), NULL)) != ERR_OK ||
+	    (r = u2f_status(reply, len, &body, &sw)) != ERR_OK)
+		goto fail;
+	if (body != strlen(U2F_VERSION_STR) ||
+	    memcmp(reply, U2F_VERSION_STR, body) != 0)
+		r = ERR_PROTO;
+fail:
+	if (r != ERR_OK)
+		log_msg(lg, "%s: %s: U2F VERSION failed: %s", __func__,
+		    xport_path(x), err_str(r));
+	util_wipe(reply, sizeof(reply));
+	return r;
+}
+
+/* Cancel what is in flight and forget the operation. */
+static void
+u2f_cancel(struct proto_ctx *c)
+{
+	struct u2f_st *st = c->st;
+	uint8_t *reply = NULL;
+	size_t body;
+
+	if (st->in_flight && (reply = malloc(U2F_REPLY_MAX)) != NULL) {
+		xport_cancel(c->x);
+		/* Read (and drop) the answer to the request we abandon, so
+		 * it cannot be taken for the answer to a later one. */
+		(void)u2f_recv(c, reply, U2F_REPLY_MAX, &body, U2F_POLL_MS);
+		util_freezero(reply, U2F_REPLY_MAX);
+	}
+	u2f_reset(st);
+}
+
+static int
+u2f_begin(struct proto_ctx *c, enum u2f_opkind kind, const char *rp_id,
+    const uint8_t cdh[PROTO_CDH_LEN])
+{
+	struct u2f_st *st = c->st;
+	int r;
+
+	u2f_cancel(c);
+	st->op = kind;
+	if ((r = crypto_sha256(rp_id, strlen(rp_id), st->app_rp)) != ERR_OK)
+		return r;
+	memcpy(st->app, st->app_rp, U2F_PARAM_LEN);
+	memcpy(st->chal, cdh, U2F_PARAM_LEN);
+	st->next_send = util_now_ms();
+	return ERR_OK;
+}
+
+static int
+u2f_reg_begin(struct proto_ctx *c, const struct reg_req *req)
+{
+	int r;
+
+	if (req->type != COSE_ES256 || req->resident || req->uv ||
+	    req->pin_token != NULL)
+		return ERR_UNSUPPORTED;
+	if ((r = u2f_begin(c, U2F_OP_REGISTER, req->rp_id, req->cdh)) != ERR_OK)
+		return r;
+	return u2f_send_op(c);
+}
+
+static int
+u2f_reg_result(
+    const struct u2f_st *st, const struct u2f_reg *reg, struct reg_result *out)
+{
+	struct reg_result res;
+	int r;
+
+	memset(&res, 0, sizeof(res));
+	if ((r = crypto_verify_u2f_register(reg->cert, reg->cert_len, st->app,
+		 st->chal, reg->kh, reg->kh_len, reg->pubkey, reg->sig,
+		 reg->sig_len)) != ERR_OK)
+		return r;
+	if ((res.cred.kh = malloc(reg->kh_len)) == NULL ||
+	    (res.cred.pk = malloc(U2F_POINT_LEN)) == NULL ||
+	    (res.cert = malloc(reg->cert_len)) == NULL) {
+		reg_result_clear(&res);
+		return ERR_NOMEM;
+	}
+	memcpy(res.cred.kh, reg->kh, reg->kh_len);
+	res.cred.kh_len = reg->kh_len;
+	memcpy(res.cred.pk, reg->pubkey, U2F_POINT_LEN);
+	res.cred.pk_len = U2F_POINT_LEN;
+	res.cred.type = COSE_ES256;
+	memcpy(res.cert, reg->cert, reg->cert_len);
+	res.cert_len = reg->cert_len;
+	*out = res;
+	return ERR_OK;
+}
+
+static int
+u2f_reg_step(struct proto_ctx *c, struct reg_result *out)
+{
+	struct u2f_st *st = c->st;
+	uint8_t *reply = NULL;
+	struct u2f_reg reg;
+	size_t body = 0;
+	int r;
+
+	memset(&reg, 0, sizeof(reg));
+	if (st->op != U2F_OP_REGISTER)
+		return ERR_INVAL;
+	if ((reply = malloc(U2F_REPLY_MAX)) == NULL)
+		return ERR_NOMEM;
+	r = u2f_step(c, reply, U2F_REPLY_MAX, &body);
+	if (r == ERR_OK &&
+	    (r = u2f_parse_register(reply, body, &reg)) == ERR_OK &&
+	    (r = u2f_reg_result(st, &reg, out)) != ERR_OK)
+		log_msg(c->log, "%s: %s: registration refused: %s", __func__,
+		    xport_path(c->x), err_str(r));
+	if (r != ERR_PENDING)
+		u2f_reset(st);
+	u2f_reg_clear(&reg);
+	util_freezero(reply, U2F_REPLY_MAX);
+	return r;
+}
+
+static int
+u2f_probe(
+    struct proto_ctx *c, const char *rp_id, const struct cred *cred, int ms)
+{
+	uint8_t app[U2F_PARAM_LEN], chal[U2F_PARAM_LEN], apdu[U2F_APDU_MAX];
+	uint8_t reply[U2F_AUTH_REPLY_MAX];
+	size_t len, body;
+	int r;
+
+	if ((r = u2f_cred_usable(cred)) != ERR_OK)
+		return r;
+	if ((r = crypto_sha256(rp_id, strlen(rp_id), app)) != ERR_OK ||
+	    (r = util_random(chal, sizeof(chal))) != ERR_OK)
+		return r;
+	if ((r = u2f_auth_apdu(
+		 U2F_AUTH_CHECK_ONLY, chal, app, cred, apdu, &len)) != ERR_OK)
+		return r;
+	r = xport_send(c->x, XPORT_MSG, apdu, len, ms);
+	util_wipe(apdu, sizeof(apdu));
+	if (r == ERR_OK)
+		r = u2f_recv(c, reply, sizeof(reply), &body, ms);
+	util_wipe(reply, sizeof(reply));
+	/* 6985 is the conforming "yes"; a key that signs anyway holds it
+	 * too (the signature is not used). */
+	if (r == ERR_PRESENCE || r == ERR_OK)
+		return ERR_OK;
+	return r;
+}
+
+static const char *
+u2f_rp(const struct assert_req *req, const struct cred *cred)
+{
+	if ((cred->flags & CRED_APPID) && req->appid != NULL)
+		return req->appid;
+	return req->rp_id;
+}
+
+/* The allow-list entries the key holds (probe), or all of them. */
+static int
+u2f_candidates(
+    struct proto_ctx *c, const struct assert_req *req, int64_t deadline)
+{
+	struct u2f_st *st = c->st;
+	size_t i;
+	int r;
+
+	if ((st->cand = calloc(req->nallow, sizeof(size_t))) == NULL)
+		return ERR_NOMEM;
+	for (i = 0; i < req->nallow; i++) {
+		if (!req->probe) {
+			st->cand[st->ncand++] = i;
+			continue;
+		}
+		r = u2f_probe(c, u2f_rp(req, &req->allow[i]), &req->allow[i],
+		    util_cap_ms(U2F_PROBE_MS, deadline));
+		if (r == ERR_OK)
+			st->cand[st->ncand++] = i;
+		else if (r != ERR_WRONG_KH) {
+			log_msg(c->log, "%s: %s: probe failed: %s", __func__,
+			    xport_path(c->x), err_str(r));
+			return r;
+		}
+	}
+	log_msg(c->log, "%s: %s holds %zu of %zu credentials", __func__,
+	    xport_path(c->x), st->ncand, req->nallow);
+	return st->ncand > 0 ? ERR_OK : ERR_WRONG_KH;
+}
+
+/* Point st->app at the rp id of the candidate being asked for. */
+static void
+u2f_pick_app(struct u2f_st *st)
+{
+	const struct cred *cred = u2f_current(st);
+
+	memcpy(st->app, (cred->flags & CRED_APPID) ? st->app_id : st->app_rp,
+	    U2F_PARAM_LEN);
+}
+
+static int
+u2f_assert_begin(
+    struct proto_ctx *c, const struct assert_req *req, int64_t deadline)
+{
+	struct u2f_st *st = c->st;
+	size_t i;
+	int r;
+
+	if (req->nallow == 0 || req->uv || req->pin_token != NULL)
+		return ERR_UNSUPPORTED;
+	for (i = 0; i < req->nallow; i++)
+		if ((r = u2f_cred_usable(&req->allow[i])) != ERR_OK)
+			return r;
+	if ((r = u2f_begin(c, U2F_OP_ASSERT, req->rp_id, req->cdh)) != ERR_OK)
+		goto fail;
+	r = crypto_sha256(req->appid != NULL ? req->appid : req->rp_id,
+	    strlen(req->appid != NULL ? req->appid : req->rp_id), st->app_id);
+	if (r != ERR_OK || (r = u2f_candidates(c, req, deadline)) != ERR_OK)
+		goto fail;
+	st->allow = req->allow;
+	st->presence = req->presence;
+	st->walk = !req->probe;
+	u2f_pick_app(st);
+	if ((r = u2f_send_op(c)) == ERR_OK)
+		return ERR_OK;
+fail:
+	u2f_reset(st);
+	return r;
+}
+
+static int
+u2f_dup(const uint8_t *p, size_t n, uint8_t **out, size_t *outlen)
+{
+	if ((*out = malloc(n)) == NULL)
+		return ERR_NOMEM;
+	memcpy(*out, p, n);
+	*outlen = n;
+	return ERR_OK;
+}
+
+/* A signed reply: put it in authData | cdh shape, check it with the one
+ * check every protocol uses, and fill out. */
+static int
+u2f_assertion(
+    struct proto_ctx *c, const struct u2f_auth *a, struct assertion *out)
+{
+	struct u2f_st *st = c->st;
+	const struct cred *cred = u2f_current(st);
+	uint8_t ad[PROTO_AUTHDATA_MIN];
+	struct assertion as;
+	int r;
+
+	memset(&as, 0, sizeof(as));
+	memcpy(ad, st->app, U2F_PARAM_LEN);
+	ad[32] = a->flags;
+	ad[33] = (uint8_t)(a->counter >> 24);
+	ad[34] = (uint8_t)(a->counter >> 16);
+	ad[35] = (uint8_t)(a->counter >> 8);
+	ad[36] = (uint8_t)a->counter;
+	as.cred_index = st->cand[st->next];
+	if ((r = proto_check_assertion(cred, st->app, st->chal, st->presence,
+		 ad, sizeof(ad), a->sig, a->sig_len, &as.flags, &as.counter)) !=
+		ERR_OK ||
+	    (r = u2f_dup(ad, sizeof(ad), &as.authdata, &as.authdata_len)) !=
+		ERR_OK ||
+	    (r = u2f_dup(a->sig, a->sig_len, &as.sig, &as.sig_len)) != ERR_OK ||
+	    (r = u2f_dup(cred->kh, cred->kh_len, &as.cred_id,
+		 &as.cred_id_len)) != ERR_OK) {
+		assertion_clear(&as);
+		return r;
+	}
+	*out = as;
+	return ERR_OK;
+}
+
+/* "Not mine" for the entry asked for: without a probe, ask for the next
+ * one. ERR_PENDING when there is one. */
+static int
+u2f_next_candidate(struct u2f_st *st)
+{
+	if (!st->walk || st->next + 1 >= st->ncand)
+		return ERR_WRONG_KH;
+	st->next++;
+	u2f_pick_app(st);
+	st->touch = false;
+	st->next_send = util_now_ms();
+	return ERR_PENDING;
+}
+
+static int
+u2f_assert_step(struct proto_ctx *c, struct assertion *out)
+{
+	struct u2f_st *st = c->st;
+	uint8_t reply[U2F_AUTH_REPLY_MAX];
+	struct u2f_auth a;
+	size_t body = 0;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	if (st->op != U2F_OP_ASSERT)
+		return ERR_INVAL;
+	r = u2f_step(c, reply, sizeof(reply), &body);
+	if (r == ERR_WRONG_KH)
+		r = u2f_next_candidate(st);
+	if (r == ERR_OK &&
+	    (r = u2f_parse_authenticate(reply, body, &a)) == ERR_OK)
+		r = u2f_assertion(c, &a, out);
+	if (r != ERR_PENDING) {
+		if (r != ERR_OK)
+			log_msg(c->log, "%s: %s: %s", __func__,
+			    xport_path(c->x), err_str(r));
+		u2f_reset(st);
+	}
+	util_wipe(&a, sizeof(a));
+	util_wipe(reply, sizeof(reply));
+	return r;
+}
+
+const struct proto proto_u2f = {
+    .name = "u2f",
+    .detect = u2f_detect,
+    .state_new = u2f_state_new,
+    .state_free = u2f_state_free,
+    .reg_begin = u2f_reg_begin,
+    .reg_step = u2f_reg_step,
+    .assert_begin = u2f_assert_begin,
+    .assert_step = u2f_assert_step,
+    .probe = u2f_probe,
+    .poll_fd = u2f_poll_fd,
+    .wake_at = u2f_wake_at,
+    .wants_touch = u2f_wants_touch,
+    .cancel = u2f_cancel,
+};

@@ -1,0 +1,73 @@
+/* The transport layer's interface: a connection to one authenticator that
+ * moves whole messages and knows no U2F or CTAP2 payload. A message has a
+ * kind (the CTAPHID command: CTAPHID_MSG for U2F, CTAPHID_CBOR for CTAP2)
+ * so that a transport without CTAPHID framing (libu2f-host today, PC/SC
+ * later) maps kinds to what it speaks. Every call has a deadline. */
+#ifndef PU_XPORT_H
+#define PU_XPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+#include "devinfo.h"
+
+/* Message kinds (the CTAPHID command codes). */
+#define XPORT_MSG 0x83  /* a U2F APDU */
+#define XPORT_CBOR 0x90 /* a CTAP2 request */
+
+/* What a receive saw while it waited (CTAPHID KEEPALIVE status). */
+#define XPORT_KA_NONE 0
+#define XPORT_KA_PROCESSING 1
+#define XPORT_KA_UPNEEDED 2
+
+/* Capabilities a transport reports (CTAPHID INIT's flags). */
+#define XPORT_CAP_WINK 0x01
+#define XPORT_CAP_CBOR 0x04
+#define XPORT_CAP_NMSG 0x08
+
+struct xport;
+
+/* Find devices (hidraw through sysfs; unix: is never discovered). An
+ * empty list is ERR_OK with *n = 0. */
+int xport_discover(struct xport_info **list, size_t *n);
+/* Open the device at a discovered path or a given one ("/dev/hidrawN",
+ * "unix:/path"; report sizes 0 = 64) within ms. */
+int xport_open(const struct xport_info *info, const struct log *lg, int ms,
+    struct xport **out);
+int xport_open_path(
+    const char *path, const struct log *lg, int ms, struct xport **out);
+void xport_close(struct xport **x);
+
+/* Send one message of a kind within ms. */
+int xport_send(
+    struct xport *x, uint8_t kind, const uint8_t *msg, size_t len, int ms);
+/* Receive the reply to the last message of that kind, at most cap bytes
+ * (longer is ERR_PROTO), waiting up to ms (0: only what is there now).
+ * *status gets the last keepalive status seen (XPORT_KA_*). */
+int xport_recv(struct xport *x, uint8_t kind, uint8_t *buf, size_t cap,
+    size_t *len, int ms, int *status);
+/* Abandon the request in flight (CTAPHID_CANCEL). */
+void xport_cancel(struct xport *x);
+/* The descriptor to poll(2) for input, or -1: a transport without one
+ * delivers its reply in xport_recv itself. */
+int xport_fd(const struct xport *x);
+/* XPORT_CAP_* flags. */
+uint8_t xport_caps(const struct xport *x);
+/* "native" or "libu2f-host". */
+const char *xport_name(const struct xport *x);
+const char *xport_path(const struct xport *x);
+/* Where the transport logs from now on (lg must outlive it). */
+void xport_set_log(struct xport *x, const struct log *lg);
+
+/* libu2f-host (./configure --with-libu2f-host): its run-time version, or
+ * NULL when the backend is not built. */
+const char *dev_u2fh_version(void);
+/* Discover, through libu2f-host, every U2F device it finds (at most max,
+ * 0 = no limit) as transports named "libu2f-host:INDEX"; nothing is sent
+ * to them yet. No device is ERR_OK with *n = 0. ERR_UNSUPPORTED when the
+ * backend is not built. */
+int dev_u2fh_xports(
+    size_t max, const struct log *lg, struct xport ***xs, size_t *n);
+
+#endif

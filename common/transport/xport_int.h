@@ -1,0 +1,31 @@
+/* Inside the transport layer: the operations a transport implements and
+ * the object every one shares. */
+#ifndef PU_XPORT_INT_H
+#define PU_XPORT_INT_H
+
+#include "xport.h"
+
+struct xport_ops {
+	const char *name; /* "native", "libu2f-host" */
+	int (*send)(struct xport *, uint8_t kind, const uint8_t *msg,
+	    size_t len, int ms);
+	int (*recv)(struct xport *, uint8_t kind, uint8_t *buf, size_t cap,
+	    size_t *len, int ms, int *status);
+	void (*cancel)(struct xport *);
+	int (*fd)(const struct xport *);
+	void (*close)(struct xport *); /* release x->state */
+};
+
+struct xport {
+	const struct xport_ops *ops;
+	void *state; /* the transport's own */
+	const struct log *log;
+	char *path;
+	uint8_t caps;
+};
+
+/* A transport object with its path and log and no state yet. */
+int xport_new(const char *path, const struct xport_ops *ops,
+    const struct log *lg, struct xport **out);
+
+#endif

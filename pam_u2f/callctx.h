@@ -1,0 +1,32 @@
+/* The state of one pam_sm_authenticate call (call.c runs it; touch.c,
+ * manualconv.c and pending.c work on it): everything a call needs lives
+ * here, so several transactions can run at once in one process. */
+#ifndef PU_CALLCTX_H
+#define PU_CALLCTX_H
+
+#include <pwd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <security/pam_modules.h>
+
+#include "args.h"
+#include "base/cred.h"
+#include "debug.h"
+
+struct call {
+	pam_handle_t *pamh;
+	struct options opt;
+	bool args_ok;
+	struct debug dbg;
+	const char *user;
+	struct passwd pw;
+	char *pwbuf;
+	struct cred *creds;
+	size_t ncreds;
+	bool no_creds; /* no mapping file, line or credentials */
+	char *pending; /* authpending file we created, or NULL */
+	int cue_err;   /* the cue could not be shown */
+};
+
+#endif

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The layers of common/ point one way. Reads every #include "..." of the
+# code under common/, pam_u2f/ and tools/ and fails (TAP "not ok") on
+#   - an include of a folder that the including folder may not use
+#     (the table below: each layer names the layers under it);
+#   - a cycle between modules (x.c/x.h/x_int.h are module x), found by
+#     tsort over "includer -> included" pairs.
+# Usage: tests/layers.sh [SRCDIR]  (default: $top_srcdir or .)
+top=${1:-${top_srcdir:-.}}
+cd "$top" || exit 1
+
+allowed() {	# allowed FOLDER: the folders FOLDER may include
+	case $1 in
+	base) echo "base" ;;
+	crypto | mapping | conf | transport) echo "base $1" ;;
+	proto) echo "base crypto transport proto" ;;
+	device) echo "base crypto transport proto device" ;;
+	auth) echo "base crypto transport proto device auth" ;;
+	pam_u2f | tools) echo "base crypto mapping conf transport proto device auth $1" ;;
+	*) echo "" ;;
+	esac
+}
+
+files=$(find common pam_u2f tools -name '*.[ch]' | LC_ALL=C sort)
+n=0
+bad=0
+edges=$(mktemp) || exit 1
+trap 'rm -f "$edges"' EXIT
+
+# folder of a file: common/X/... -> X, pam_u2f/... -> pam_u2f
+folder_of() {
+	case $1 in
+	common/*/*) f=${1#common/}; echo "${f%%/*}" ;;
+	*) echo "${1%%/*}" ;;
+	esac
+}
+# module of a path: strip the folder, the extension and an _int suffix
+module_of() {
+	m=${1##*/}
+	m=${m%.[ch]}
+	echo "${m%_int}"
+}
+
+for f in $files; do
+	from=$(folder_of "$f")
+	ok=$(allowed "$from")
+	if [ -z "$ok" ]; then
+		echo "not ok - $f: folder '$from' has no place in the layer table"
+		bad=$((bad + 1))
+		continue
+	fi
+	dir=${f%/*}
+	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+		[ "$inc" = config.h ] && continue
+		if [ -f "$dir/$inc" ]; then
+			target="$dir/$inc"
+		elif [ -f "common/$inc" ]; then
+			target="common/$inc"
+		else
+			echo "not ok - $f: includes \"$inc\", found in neither $dir nor common/"
+			bad=$((bad + 1))
+			continue
+		fi
+		to=$(folder_of "$target")
+		case " $ok " in
+		*" $to "*) ;;
+		*)
+			echo "not ok - $f: upward include of $target ('$from' may use only: $ok)"
+			bad=$((bad + 1))
+			;;
+		esac
+		fm="$from/$(module_of "$f")"
+		tm="$to/$(module_of "$target")"
+		[ "$fm" = "$tm" ] || echo "$tm $fm" >>"$edges"
+	done
+	n=$((n + 1))
+done
+if [ "$bad" -eq 0 ]; then
+	echo "ok 1 - every include of $n files points down the layer table"
+else
+	echo "not ok 1 - $bad include(s) break the layer table"
+fi
+if cyc=$(tsort "$edges" 2>&1 >/dev/null) && [ -z "$cyc" ]; then
+	echo "ok 2 - no cycle between modules"
+else
+	echo "not ok 2 - a cycle between modules:"
+	echo "$cyc" | sed 's/^/#   /'
+	bad=$((bad + 1))
+fi
+echo "1..2"
+[ "$bad" -eq 0 ]
