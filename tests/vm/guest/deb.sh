@@ -94,6 +94,21 @@ fi
 expect_ok "sudo: a user with no key enrolled passes with the password (nouserok)" \
     "$sudo_as" dave "$PASSWORD"
 
+# An upgrade (the same package again): the profile stays enabled, and
+# postinst says to restart long-running PAM users (-z nodelete).
+libdeb=$(echo "$debs" | grep '/libpam-u2f-native_')
+name="dpkg -i libpam-u2f-native again (an upgrade)"
+if [ -n "$libdeb" ] && expect_ok "$name" dpkg -i "$libdeb"; then
+	name="... postinst prints the restart hint (-z nodelete)"
+	if grep -q 'linked with -z nodelete' "$OUT"; then pass "$name"; else
+		fail "$name"
+		diag_file "$OUT"
+	fi
+	name="... and pam_u2f.so stays enabled in common-auth"
+	if grep -q 'pam_u2f\.so' /etc/pam.d/common-auth; then pass "$name"
+	else fail "$name"; fi
+fi
+
 name="apt-get remove libpam-u2f-native takes the line out of common-auth"
 if expect_ok "$name" apt-get remove -y libpam-u2f-native; then
 	if grep -q pam_u2f /etc/pam.d/common-auth; then
