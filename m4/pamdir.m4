@@ -68,7 +68,13 @@ AC_DEFUN([PU_SUMMARY], [
   ])
   pu_owned=""
   for pu_f in "$pu_pamdir/pam_u2f.so" "$pu_bindir/pamu2fcfg"; do
-    pu_pkg=`dpkg-query -S "$pu_f" 2>/dev/null | sed 's/:.*//'`
+    dnl merged /usr: dpkg may know the file under the other name
+    case $pu_f in
+    /usr/lib/*) pu_alias=`echo "$pu_f" | sed 's|^/usr||'` ;;
+    /lib/*) pu_alias=/usr$pu_f ;;
+    *) pu_alias=$pu_f ;;
+    esac
+    pu_pkg=`dpkg-query -S "$pu_f" "$pu_alias" 2>/dev/null | sed 's/:.*//' | head -n 1`
     test -z "$pu_pkg" || pu_owned="$pu_owned $pu_f ($pu_pkg)"
   done
   AS_IF([test -n "$pu_owned"], [

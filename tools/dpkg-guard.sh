@@ -11,7 +11,13 @@ shift
 command -v dpkg-query >/dev/null 2>&1 || exit 0
 owned=""
 for f in "$@"; do
-	pkg=$(dpkg-query -S "$f" 2>/dev/null | sed 's/:.*//')
+	# merged /usr: dpkg may know the file under the other name
+	case $f in
+	/usr/lib/*) alias=${f#/usr} ;;
+	/lib/*) alias=/usr$f ;;
+	*) alias=$f ;;
+	esac
+	pkg=$(dpkg-query -S "$f" "$alias" 2>/dev/null | sed 's/:.*//' | head -n 1)
 	[ -z "$pkg" ] || owned="$owned
   $f belongs to Debian's package $pkg"
 done
@@ -24,7 +30,8 @@ fi
 cat >&2 <<'EOT'
 Refused. Either remove those packages first (apt remove libpam-u2f
 pamu2fcfg), or build and install our Debian package, which replaces them
-the dpkg way (README, "Debian package"), or configure another place
-(--prefix=/usr/local, --with-pam-dir=DIR). PU_OVERWRITE_DPKG=1 overrides.
+the dpkg way (README, "Debian package"), or install elsewhere: pamu2fcfg
+with --prefix=/usr/local, the module with --with-pam-dir=DIR (then name it
+by its full path in /etc/pam.d). PU_OVERWRITE_DPKG=1 overrides.
 EOT
 exit 1
