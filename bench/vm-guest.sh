@@ -98,17 +98,17 @@ for f in load verify lowlevel; do
 		    "/vmtest/cg-floor-$f-$c.out")"
 	done
 done
-# Ours built with --disable-direct-verify (bench/run.sh builds it), 1
+# Ours built with --enable-direct-verify (bench/run.sh builds it), 1
 # credential: what the direct ES256 check saves.
 printf 'auth required %s authfile=%s origin=%s appid=%s max_devices=128\n' \
-    "$W/pam_u2f_evp.so" "$T/map1" "$ORIGIN" "$ORIGIN" >"$conf/oursevp-1"
-put "result oursevp-1 $(drive oursevp-1 2>>"$D" | awk '{print $1}')"
+    "$W/pam_u2f_direct.so" "$T/map1" "$ORIGIN" "$ORIGIN" >"$conf/oursdirect-1"
+put "result oursdirect-1 $(drive oursdirect-1 2>>"$D" | awk '{print $1}')"
 for c in 1 2; do
-	valgrind --tool=callgrind --callgrind-out-file="/vmtest/cg-oursevp-$c.out" \
-	    "$W/pamdrive" "$conf" oursevp-1 "$TARGET" $c \
-	    >"/vmtest/cg-oursevp-$c.log" 2>&1
-	put "instr$c oursevp-1 $(sed -n 's/^summary: *//p' \
-	    "/vmtest/cg-oursevp-$c.out")"
+	valgrind --tool=callgrind --callgrind-out-file="/vmtest/cg-oursdirect-$c.out" \
+	    "$W/pamdrive" "$conf" oursdirect-1 "$TARGET" $c \
+	    >"/vmtest/cg-oursdirect-$c.log" 2>&1
+	put "instr$c oursdirect-1 $(sed -n 's/^summary: *//p' \
+	    "/vmtest/cg-oursdirect-$c.out")"
 done
 put "signed $(tok_signed a)"
 tok_stop a

@@ -35,7 +35,8 @@ common_base_libbase_la_SOURCES = \
 
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \
-	common/crypto/crypto_int.h common/crypto/crypto_direct.c
+	common/crypto/crypto_int.h common/crypto/crypto_direct.c \
+	common/crypto/crypto_select.c
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
 common_mapping_libmapping_la_SOURCES = \
@@ -45,7 +46,8 @@ common_mapping_libmapping_la_SOURCES = \
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \
-	common/conf/confscan.c common/conf/confscan.h
+	common/conf/confscan.c common/conf/confscan.h \
+	common/conf/opts.c common/conf/opts.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 # The configuration file's default path: --with-pam-conf (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -58,12 +60,14 @@ common_transport_libtransport_la_SOURCES = \
 	common/transport/ctaphid.c common/transport/ctaphid.h \
 	common/transport/hidraw.c common/transport/hidraw_rdesc.c \
 	common/transport/hidraw.h \
-	common/transport/unixdev.c common/transport/unixdev.h
+	common/transport/unixdev.c common/transport/unixdev.h \
+	common/transport/unixpath.c common/transport/unixpath.h
 common_transport_libtransport_la_CFLAGS = $(AM_CFLAGS) $(LIBU2FHOST_CFLAGS)
 # The optional libu2f-host transport backend (--with-libu2f-host).
 if WITH_LIBU2F_HOST
 common_transport_libtransport_la_SOURCES += common/transport/u2fh.c \
-	common/transport/u2fh.h
+	common/transport/u2fh.h common/transport/u2fh_job.c \
+	common/transport/u2fh_int.h
 else
 common_transport_libtransport_la_SOURCES += common/transport/u2fh_none.c
 endif

@@ -18,30 +18,32 @@ struct input {
 	size_t len;
 };
 
+/* Every string and number key of the options table (conf/opts.h):
+ * set, a bounded string or a number in its row's range; unset, NULL or 0. */
 static void
-check_strings(const struct conf *c)
+check_values(const struct conf *c)
 {
-	static const struct {
-		enum conf_key k;
-		size_t off;
-	} str[] = {
-	    {CONF_DEBUG_FILE, offsetof(struct conf, debug_file)},
-	    {CONF_ORIGIN, offsetof(struct conf, origin)},
-	    {CONF_APPID, offsetof(struct conf, appid)},
-	    {CONF_AUTHFILE, offsetof(struct conf, authfile)},
-	    {CONF_AUTHPENDING_FILE, offsetof(struct conf, authpending_file)},
-	    {CONF_PROMPT, offsetof(struct conf, prompt)},
-	    {CONF_CUE_PROMPT, offsetof(struct conf, cue_prompt)},
-	};
+	const struct conf_opt *d;
 	const char *s;
-	size_t i;
+	size_t k;
+	int n;
 
-	for (i = 0; i < sizeof(str) / sizeof(str[0]); i++) {
-		memcpy(&s, (const char *)c + str[i].off, sizeof(s));
-		if (conf_isset(c, str[i].k))
-			FUZZ_CHECK(s != NULL && strlen(s) <= CONF_STRING_MAX);
-		else
-			FUZZ_CHECK(s == NULL);
+	for (k = 0; k < CONF_NKEYS; k++) {
+		d = conf_opt((enum conf_key)k);
+		if (d->type == CONF_T_STR) {
+			memcpy(&s, (const char *)c + d->off, sizeof(s));
+			if (conf_isset(c, (enum conf_key)k))
+				FUZZ_CHECK(
+				    s != NULL && strlen(s) <= CONF_STRING_MAX);
+			else
+				FUZZ_CHECK(s == NULL);
+		} else if (d->type == CONF_T_INT) {
+			memcpy(&n, (const char *)c + d->off, sizeof(n));
+			if (conf_isset(c, (enum conf_key)k))
+				FUZZ_CHECK(n >= d->min && n <= d->max);
+			else
+				FUZZ_CHECK(n == 0);
+		}
 	}
 }
 
@@ -51,16 +53,7 @@ check_ok(const struct conf *c)
 	size_t i;
 
 	FUZZ_CHECK((c->set >> CONF_NKEYS) == 0);
-	check_strings(c);
-	if (conf_isset(c, CONF_MAX_DEVICES))
-		FUZZ_CHECK(c->max_devices >= CONF_MAX_DEVICES_MIN &&
-		    c->max_devices <= CONF_MAX_DEVICES_MAX);
-	if (conf_isset(c, CONF_TIMEOUT))
-		FUZZ_CHECK(c->timeout >= CONF_TIMEOUT_MIN &&
-		    c->timeout <= CONF_TIMEOUT_MAX);
-	FUZZ_CHECK(c->userpresence >= -1 && c->userpresence <= 1);
-	FUZZ_CHECK(c->userverification >= -1 && c->userverification <= 1);
-	FUZZ_CHECK(c->pinverification >= -1 && c->pinverification <= 1);
+	check_values(c);
 	FUZZ_CHECK(c->ndevices <= CONF_DEVICES_MAX);
 	FUZZ_CHECK(c->ndevices == 0 || c->devices != NULL);
 	for (i = 0; i < c->ndevices; i++)

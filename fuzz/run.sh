@@ -40,8 +40,10 @@ max_len() {
 build_all() {
 	mkdir -p "$build" || return 1
 	if [ ! -f "$build/Makefile" ] || ! "$build/config.status" --config |
-	    grep -q -e '--enable-fuzzing'; then
+	    grep -q -e '--enable-direct-verify'; then
+		# both ES256 checkers, held against each other (fuzz_es256)
 		(cd "$build" && "$srcdir/configure" -q --enable-fuzzing \
+		    --enable-direct-verify \
 		    ${FUZZ_CONFIGURE:-}) || return 1
 	fi
 	targets=fuzz/test_failmalloc

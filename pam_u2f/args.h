@@ -6,46 +6,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "device/dev.h"
 #include "base/util.h"
+#include "conf/conf.h"
+#include "device/dev.h"
 
-#define ARGS_TIMEOUT_DEFAULT 30 /* seconds */
-#define ARGS_TIMEOUT_MAX 3600
-#define ARGS_MAX_DEVICES_DEFAULT 24 /* as pam-u2f */
-#define ARGS_MAX_DEVICES_MAX 1024
-#define ARGS_PROMPT_DEFAULT "Insert your U2F device, then press ENTER."
-#define ARGS_CUE_DEFAULT "Please touch the device."
+#define ARGS_TIMEOUT_DEFAULT CONF_TIMEOUT_DEFAULT /* seconds */
+#define ARGS_TIMEOUT_MAX CONF_TIMEOUT_MAX
+#define ARGS_MAX_DEVICES_DEFAULT CONF_MAX_DEVICES_DEFAULT
+#define ARGS_MAX_DEVICES_MAX CONF_MAX_DEVICES_MAX
+#define ARGS_PROMPT_DEFAULT CONF_PROMPT_DEFAULT
+#define ARGS_CUE_DEFAULT CONF_CUE_DEFAULT
 #define ARGS_SSH_ORIGIN "ssh:"
 
+/* Every option of the table in common/conf/opts.h, by its field name
+ * (o->timeout, o->devices and o->ndevices, ...), the way struct conf has
+ * them. After args_parse: origin, appid, prompt and cue_prompt are set;
+ * authfile NULL is the per-user default; authpending_file NULL is the
+ * default and "" none; max_devices is 1..1024; userpresence,
+ * userverification and pinverification are -1 (default), 0 or 1; backend
+ * is an enum dev_backend. */
 struct options {
-	bool debug;
-	char *debug_file; /* NULL: stderr */
-	char *origin;     /* always set after args_parse */
-	char *appid;      /* always set after args_parse */
-	char *authfile;   /* NULL: the per-user default */
-	bool expand;
-	char *authpending_file; /* NULL: default; "": disabled */
-	bool authpending_set;   /* authpending_file= was given */
-	bool nouserok;
-	bool openasuser;
-	bool alwaysok;
-	size_t max_devices;
-	bool interactive;
-	char *prompt; /* always set after args_parse */
-	bool manual;
-	bool cue;
-	char *cue_prompt; /* always set after args_parse */
-	bool nodetect;
-	int userpresence; /* -1 default, 0 off, 1 on */
-	int userverification;
-	int pinverification;
-	bool sshformat;
-	char *conf;      /* conf=, NULL: the default file */
-	bool conf_found; /* that file existed and was read */
-	int timeout;     /* seconds, for the touch */
-	char **devices;  /* explicit device paths (devices=) */
-	size_t ndevices;
-	enum dev_backend backend; /* backend=, default native */
+	CONF_FIELDS
+	bool authpending_set; /* authpending_file= was given */
+	bool conf_found;      /* the config file existed and was read */
 };
 
 /* Parse argv into o (zeroed and given defaults first). Every problem is

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -75,25 +76,33 @@ privdrop_drop(struct privdrop *p, const struct passwd *pw)
 	}
 	return ERR_OK;
 fail:
-	if (privdrop_restore(p) != ERR_OK)
-		r = ERR_SYSTEM;
+	privdrop_restore(p);
 	return r;
 }
 
-int
+/* A thread that cannot get its credentials back would go on inside the
+ * host (sudo, a display manager) with the user's: nothing after this may
+ * run. One line to syslog (no PAM handle here), then abort(). */
+static void
+privdrop_stuck(void)
+{
+	syslog(LOG_AUTHPRIV | LOG_ALERT,
+	    "pam_u2f: cannot restore privileges after reading a user's file: "
+	    "aborting");
+	abort();
+}
+
+void
 privdrop_restore(struct privdrop *p)
 {
-	int r = ERR_OK;
-
 	if (p->dropped) {
 		if (thr_seteuid(p->euid) != 0 || thr_setegid(p->egid) != 0 ||
 		    thr_setgroups(p->ngroups, p->groups) != 0 ||
 		    geteuid() != p->euid || getegid() != p->egid)
-			r = ERR_SYSTEM;
+			privdrop_stuck();
 	}
 	free(p->groups);
 	p->groups = NULL;
 	p->ngroups = 0;
 	p->dropped = false;
-	return r;
 }

@@ -21,10 +21,13 @@ struct privdrop {
 
 /* Become pw (effective uid/gid, groups = pw's primary group only). Does
  * nothing when not running as root or when pw is root. ERR_OK or
- * ERR_SYSTEM/ERR_NOMEM (with the original credentials kept). */
+ * ERR_SYSTEM/ERR_NOMEM (with the original credentials kept, or abort()
+ * as in privdrop_restore). */
 int privdrop_drop(struct privdrop *p, const struct passwd *pw);
-/* Undo privdrop_drop; ERR_SYSTEM if that failed: the caller must fail
- * with PAM_SYSTEM_ERR. Safe to call when nothing was dropped. */
-int privdrop_restore(struct privdrop *p);
+/* Undo privdrop_drop. If the credentials cannot be restored, logs one
+ * line to syslog and calls abort(): the thread must not go on at the
+ * user's ids inside a root process. Safe to call when nothing was
+ * dropped. */
+void privdrop_restore(struct privdrop *p);
 
 #endif

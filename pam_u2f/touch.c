@@ -47,8 +47,8 @@ touch_devices(
 	*deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
 		r = dev_open_backend(c->opt.backend, paths, c->opt.ndevices,
-		    c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS, *deadline,
-		    devs, ndevs, &first_err);
+		    (size_t)c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS,
+		    *deadline, devs, ndevs, &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
 		    (left = util_ms_left(*deadline)) == 0)
 			break;
@@ -63,6 +63,8 @@ touch_devices(
 		debug_err(&c->dbg, "%s%s%s", TOUCH_NO_KEY_MSG,
 		    first_err != ERR_OK ? ": " : "",
 		    first_err != ERR_OK ? err_str(first_err) : "");
+		if (first_err == ERR_FILE_UNSAFE)
+			debug_err(&c->dbg, "%s", TOUCH_UNIX_UNSAFE_MSG);
 		(void)converse_show(c->pamh, PAM_ERROR_MSG, TOUCH_NO_KEY_MSG);
 		return ERR_NO_KEY;
 	}

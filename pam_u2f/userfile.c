@@ -151,7 +151,7 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 	struct safefile_policy pol;
 	struct privdrop pd;
 	const char *why = NULL;
-	int r, rr, e;
+	int r, e;
 
 	/* A central file: root's, or the calling process's own when that
 	 * is not root (a screen locker); the same thing in sudo or login. */
@@ -167,14 +167,8 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 	else
 		r = safefile_read(uf->path, &pol, buf, len, &why);
 	e = errno;
-	if (uf->drop && (rr = privdrop_restore(&pd)) != ERR_OK) {
-		debug_err(dbg, "cannot restore privileges");
-		if (sc == NULL) {
-			util_freezero(*buf, *len);
-			*buf = NULL;
-		}
-		return rr;
-	}
+	if (uf->drop)
+		privdrop_restore(&pd); /* or abort() */
 	if (sc != NULL && r != ERR_OK && r == sc->err)
 		return r; /* the scan stopped the reading: userfile_parse */
 	if (r == ERR_FILE && e == ENOENT)

@@ -5,6 +5,10 @@ check_PROGRAMS += tests/test_b64 tests/test_authfile tests/test_authscan \
 TESTS += tests/test_b64 tests/test_authfile tests/test_authscan \
 	tests/test_safefile tests/test_sshkey
 
+# test_authscan once more on the portable scan path (PU_AUTHSCAN_PATH).
+TESTS += tests/authscan_portable.sh
+dist_check_SCRIPTS += tests/authscan_portable.sh
+
 tests_test_b64_SOURCES = tests/test_b64.c tests/test.h
 tests_test_b64_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_authfile_SOURCES = tests/test_authfile.c tests/authfix.h \

@@ -23,6 +23,13 @@ tests_test_confscan_SOURCES = tests/test_confscan.c tests/conffix.h \
 tests_test_confscan_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
+# The options table's setter, merge and defaults (common/conf/opts.c).
+check_PROGRAMS += tests/test_confopts
+TESTS += tests/test_confopts
+tests_test_confopts_SOURCES = tests/test_confopts.c tests/test.h
+tests_test_confopts_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
+
 EXTRA_DIST += etc/pam_u2f.conf.example
 
 install-data-local:
@@ -76,3 +83,15 @@ tests_module_test_confmod_LDADD = tests/libtokenctl.la common/libcommon.la \
 # Phase 2: pamu2fcfg and pam_u2f.so agree through the file.
 TESTS += tests/conf_agree.sh
 dist_check_SCRIPTS += tests/conf_agree.sh
+
+# The options table reaches every source it names: module arguments, the
+# file and pamu2fcfg (common/conf/opts.h, row by row).
+check_PROGRAMS += tests/module/test_opttable
+TESTS += tests/module/test_opttable
+tests_module_test_opttable_SOURCES = tests/module/test_opttable.c \
+	tests/module/argsfix.h tests/test.h \
+	tools/opts.c tools/config.c tools/msg.c tools/tool.h
+tests_module_test_opttable_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/tools
+tests_module_test_opttable_LDADD = pam_u2f/libmodule.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS)

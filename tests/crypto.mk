@@ -19,5 +19,7 @@ tests_test_u2fop_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 # other.
 check_PROGRAMS += tests/test_es256
 TESTS += tests/test_es256
-tests_test_es256_SOURCES = tests/test_es256.c tests/u2fkat.h tests/test.h
+tests_test_es256_SOURCES = tests/test_es256.c tests/u2fkat.h tests/test.h \
+	tests/es256_edge.h
+EXTRA_DIST += tests/es256_edge.py
 tests_test_es256_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)

@@ -7,6 +7,7 @@
 
 #include "transport/ctaphid.h"
 #include "base/err.h"
+#include "base/util.h"
 #include "fakehid.h"
 
 #define FAKE_REPORT_CAP (2 * HID_REPORT_MAX)
@@ -45,6 +46,7 @@ struct fakehid {
 	int open_err, write_err, is_open;
 	size_t nreads, bad;
 	int last_ms;
+	int read_ms; /* < 0: reads take no time */
 };
 
 struct fakehid *
@@ -55,6 +57,7 @@ fakehid_new(size_t report)
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		return NULL;
 	f->report = report ? report : 64;
+	f->read_ms = -1;
 	snprintf(f->path, sizeof(f->path), "fake:%p", (void *)f);
 	return f;
 }
@@ -209,6 +212,12 @@ fakehid_set_handler(struct fakehid *f, fakehid_msg_fn fn, void *arg)
 {
 	f->fn = fn;
 	f->fn_arg = arg;
+}
+
+void
+fakehid_set_read_ms(struct fakehid *f, int ms)
+{
+	f->read_ms = ms;
 }
 
 void
@@ -373,8 +382,13 @@ fake_read(void *handle, uint8_t *buf, size_t cap, int ms)
 		e = &f->q[f->qhead++];
 	else if (f->repeat_on)
 		e = &f->repeat;
-	else
+	else {
+		if (f->read_ms >= 0)
+			util_sleep_ms(ms);
 		return ERR_TIMEOUT;
+	}
+	if (f->read_ms >= 0)
+		util_sleep_ms(f->read_ms);
 	if (e->err != 0)
 		return e->err;
 	n = e->len < cap ? e->len : cap;

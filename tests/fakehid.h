@@ -56,6 +56,13 @@ void fakehid_auto_init(struct fakehid *f, const uint8_t cid[4]);
 void fakehid_auto_ping(struct fakehid *f, int on);
 void fakehid_set_handler(struct fakehid *f, fakehid_msg_fn fn, void *arg);
 
+/* Time a read takes, for tests on a virtual clock (tests/vclock.h):
+ * with ms >= 0, a read that returns a report (or a queued error) first
+ * sleeps ms (util_sleep_ms), and a read with nothing to return sleeps the
+ * whole time it was given before its ERR_TIMEOUT. -1 (the default): every
+ * read returns at once. */
+void fakehid_set_read_ms(struct fakehid *f, int ms);
+
 /* Failures: open fails with err (0 = opens); writes fail with err. */
 void fakehid_set_open_err(struct fakehid *f, int err);
 void fakehid_set_write_err(struct fakehid *f, int err);

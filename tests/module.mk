@@ -3,6 +3,14 @@
 # libpam (pam_start_confdir) with nss_wrapper users and software tokens
 # (test_module: authentication flows; test_modfile: the mapping file,
 # arguments and debug file); then a lint of the man page.
+check_PROGRAMS += tests/module/test_privdrop
+TESTS += tests/module/test_privdrop
+tests_module_test_privdrop_SOURCES = tests/module/test_privdrop.c tests/test.h
+tests_module_test_privdrop_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
+tests_module_test_privdrop_LDADD = pam_u2f/libmodule.la common/libcommon.la \
+	$(PAM_LIBS)
+
 check_PROGRAMS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile
 TESTS += tests/module/test_args tests/module/test_manual \
@@ -27,7 +35,7 @@ tests_module_test_module_SOURCES = tests/module/test_module.c \
 	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/test.h
 tests_module_test_module_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
-	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
 tests_module_test_module_LDADD = tests/libtokenctl.la common/libcommon.la \
 	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Install what is needed, build, and run every test; last line:
 # "N passed, N failed". Stages (default all): gcc asan distcheck format
-# u2fhost analyze fuzz vm deb (u2fhost: the --with-libu2f-host configuration,
-# with --disable-direct-verify so that every test also runs with the EVP
-# signature checks; also the build whose tests/devcheck the vm group
-# 70-libu2fhost uses;
+# u2fhost analyze fuzz vm deb (gcc, asan and fuzz are configured with
+# --enable-direct-verify, so that both signature checkers run, each against
+# the other; u2fhost: the --with-libu2f-host configuration with the default
+# EVP signature checks, so that every test also runs with them; also the
+# build whose tests/devcheck the vm group 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
 # per harness, default 15; deb: dpkg-buildpackage from a copy in build/deb,
 # then in the VM: apt install ./*.deb, pam-auth-update, sudo (guest/deb.sh)
@@ -82,21 +83,22 @@ log "autogen"
 
 for s in $stages; do
 	case $s in
-	gcc) stage_build gcc CC=gcc --enable-werror ;;
-	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --disable-direct-verify --enable-werror ;;
+	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify ;;
+	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 		# --with-libu2f-host: its buffer work-around is only
 		# checked under ASan (tests/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
+		    --enable-direct-verify \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"
 		unset ASAN_OPTIONS UBSAN_OPTIONS ;;
 	distcheck)
 		log "stage distcheck"
 		dir="$top/build/gcc"
-		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc
+		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-direct-verify
 		make -C "$dir" -j"$jobs" distcheck >"$top/build/distcheck.out" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || tail -40 "$top/build/distcheck.out" >&2
@@ -126,7 +128,7 @@ for s in $stages; do
 		# valgrind, scan-build, cppcheck (tests/analyze.sh): TAP lines
 		log "stage analyze"
 		dir="$top/build/gcc"
-		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-werror
+		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-werror --enable-direct-verify
 		out="$top/build/analyze.out"
 		tests/analyze.sh "$dir" >"$out" 2>&1
 		p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")

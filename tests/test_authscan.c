@@ -7,7 +7,11 @@
  * pieces, "\r" and "\n" in different pieces, a NUL byte in a later piece,
  * a file growing past its cap, and random files whose streamed result
  * (in small pieces and in one piece large enough for the AVX2 loop) must
- * equal authfile_find's. */
+ * equal authfile_find's. The streaming cases run on the scan path named
+ * by PU_AUTHSCAN_PATH (auto, the default, as production chooses;
+ * portable; avx2), so that the suite covers the portable loop on AVX2
+ * machines too (tests/authscan_portable.sh); the generated files are also
+ * scanned on both paths explicitly. */
 #include "config.h"
 
 #include <stdint.h>
@@ -18,6 +22,7 @@
 #include <unistd.h>
 
 #include "mapping/authfile.h"
+#include "mapping/authfile_int.h"
 #include "authfix.h"
 #include "base/cred.h"
 #include "base/err.h"
@@ -223,6 +228,9 @@ tmp_write(const void *data, size_t len)
 		abort();
 }
 
+/* The path the streaming cases scan with (PU_AUTHSCAN_PATH). */
+static enum authscan_path scan_path = AUTHSCAN_AUTO;
+
 struct feed {
 	struct authfile_scan sc;
 	size_t calls;
@@ -250,7 +258,7 @@ feed_scan(void *arg, const char *buf, size_t len)
 		fputs("v:grown past the cap while being read\n", fp);
 		fclose(fp);
 	}
-	return authfile_scan_lines_nt(&f->sc, buf, len);
+	return authfile_scan_lines_nt_path(&f->sc, buf, len, scan_path);
 }
 
 struct result {
@@ -467,8 +475,8 @@ rnd(uint32_t *state)
  * chunk sizes (and in one piece, large enough for the 128-byte blocks of
  * the AVX2 loop) gives authfile_find's result, bad line and
  * credentials. */
-static void
-test_stream_same_as_find_generated(void)
+static size_t
+generated_mismatches(size_t runs)
 {
 	static const char *const lines[] = {"u:" CRED_REF, "v:" CRED_REF,
 	    "u:" CRED_OLD, "u:", "# u:x", "", "  ", "\t# x", " u:x", "u :x",
@@ -479,7 +487,7 @@ test_stream_same_as_find_generated(void)
 	    2, 3, 2, 6, 2, 1, 4, 3, 1, 1};
 	char *buf = malloc(64 * 1024);
 	uint32_t st = 20261203, w, total = 0;
-	size_t i, k, len, nlines, bad = 0, runs = 3000;
+	size_t i, k, len, nlines, bad = 0;
 
 	if (buf == NULL)
 		abort();
@@ -509,16 +517,82 @@ test_stream_same_as_find_generated(void)
 		    !same_as_find(buf, len, "u", 64 * 1024))
 			bad++;
 	}
-	T_EQ_INT(bad, 0);
 	free(buf);
+	return bad;
 }
 
-TEST_MAIN(TEST(test_crlf), TEST(test_long_line), TEST(test_last_line_wins),
-    TEST(test_nul_names_its_line), TEST(test_bad_line_of_other_user_ignored),
+/* Random files of good and bad lines, CR, NUL, other control bytes,
+ * long lines, with and without a final newline: streaming with random
+ * chunk sizes (and in one piece, large enough for the 128-byte blocks of
+ * the AVX2 loop) gives authfile_find's result, bad line and
+ * credentials. */
+static void
+test_stream_same_as_find_generated(void)
+{
+	T_EQ_INT(generated_mismatches(3000), 0);
+}
+
+/* The same files on each path by name, whatever PU_AUTHSCAN_PATH says:
+ * the portable loop always; the AVX2 loop where the CPU has it, else it
+ * is refused (ERR_UNSUPPORTED, sticky) rather than silently replaced. */
+static void
+test_both_paths_generated(void)
+{
+	enum authscan_path saved = scan_path;
+	struct authfile_scan sc;
+	struct cred *c = NULL;
+	size_t n = 9, bad = 9;
+
+	scan_path = AUTHSCAN_PORTABLE;
+	T_EQ_INT(generated_mismatches(1000), 0);
+	if (authscan_avx2_ok()) {
+		scan_path = AUTHSCAN_AVX2;
+		T_EQ_INT(generated_mismatches(1000), 0);
+	} else {
+		printf("# no AVX2 on this CPU: only its refusal is checked\n");
+		T_EQ_ERR(authfile_scan_init(&sc, "u"), ERR_OK);
+		T_EQ_ERR(
+		    authfile_scan_lines_nt_path(&sc, "u:x\n", 4, AUTHSCAN_AVX2),
+		    ERR_UNSUPPORTED);
+		T_EQ_ERR(
+		    authfile_scan_lines_nt(&sc, "u:x\n", 4), ERR_UNSUPPORTED);
+		T_EQ_ERR(authfile_scan_end(&sc, &c, &n, &bad), ERR_UNSUPPORTED);
+		T_EQ_INT(n, 0);
+	}
+	scan_path = saved;
+}
+
+/* First: the path the streaming cases use, from PU_AUTHSCAN_PATH (unset:
+ * auto). An unknown name, or avx2 on a CPU without it, fails here. */
+static void
+test_scan_path_chosen(void)
+{
+	const char *v = getenv("PU_AUTHSCAN_PATH");
+
+	if (v == NULL || strcmp(v, "auto") == 0)
+		scan_path = AUTHSCAN_AUTO;
+	else if (strcmp(v, "portable") == 0)
+		scan_path = AUTHSCAN_PORTABLE;
+	else if (strcmp(v, "avx2") == 0 && authscan_avx2_ok())
+		scan_path = AUTHSCAN_AVX2;
+	else
+		T_FAIL_AT("PU_AUTHSCAN_PATH=%s: not auto, portable or (on "
+			  "this CPU) avx2",
+		    v);
+	printf("# streaming scans: %s path (CPU has AVX2: %s)\n",
+	    scan_path == AUTHSCAN_PORTABLE   ? "portable"
+		: scan_path == AUTHSCAN_AVX2 ? "avx2"
+					     : "auto",
+	    authscan_avx2_ok() ? "yes" : "no");
+}
+
+TEST_MAIN(TEST(test_scan_path_chosen), TEST(test_crlf), TEST(test_long_line),
+    TEST(test_last_line_wins), TEST(test_nul_names_its_line),
+    TEST(test_bad_line_of_other_user_ignored),
     TEST(test_line_without_colon_fails), TEST(test_blanks_around_name),
     TEST(test_blank_and_comments), TEST(test_not_found_and_exact_names),
     TEST(test_stream_lines_across_chunks),
     TEST(test_stream_line_longer_than_chunk), TEST(test_stream_crlf_split),
     TEST(test_stream_nul_in_second_chunk), TEST(test_stream_grows_past_cap),
     TEST(test_stream_last_line_without_newline),
-    TEST(test_stream_same_as_find_generated))
+    TEST(test_stream_same_as_find_generated), TEST(test_both_paths_generated))

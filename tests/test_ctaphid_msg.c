@@ -7,7 +7,9 @@
  * BCNT above 7609 or the caller's buffer, short reports, unexpected
  * commands and a device that vanishes mid-message; then ctaphid_xfer
  * (with BUSY retried), ping, wink and cancel. Opening a channel (INIT) is
- * tested in tests/test_ctaphid.c. */
+ * tested in tests/test_ctaphid.c. Time is virtual (tests/vclock.h): the
+ * deadlines are checked against the time the fake device's reads and the
+ * code's sleeps model, whatever the machine's load. */
 #include "config.h"
 
 #include <stdint.h>
@@ -20,6 +22,7 @@
 #include "test.h"
 #include "base/util.h"
 #include "hidfix.h"
+#include "vclock.h"
 
 static const uint8_t cid_other[4] = {0xc5, 0x71, 0xf8, 0x01};
 
@@ -195,13 +198,16 @@ out:
 	fakehid_free(f);
 }
 
+/* A device that sends KEEPALIVE (or frames for another channel) every
+ * 10 ms, for ever: the wait ends in ERR_TIMEOUT at the 200 ms deadline,
+ * after the 20 reports that fit in it (one more at most). */
 static void
 test_endless_keepalive(void)
 {
 	struct fakehid *f = fakehid_new(0);
 	struct ctaphid *ch = open_fake(f);
 	uint8_t ka[64], buf[16];
-	size_t len = 0;
+	size_t len = 0, reads;
 	uint8_t status = 0;
 	int64_t t0, dt;
 
@@ -209,23 +215,30 @@ test_endless_keepalive(void)
 	memcpy(ka, "\x01\x02\x03\x04\xbb\x00\x01\x02", 8);
 	if (ch == NULL)
 		goto out;
+	fakehid_set_read_ms(f, 10);
 	fakehid_set_repeat(f, ka, sizeof(ka));
-	t0 = util_now_ms();
+	reads = fakehid_nreads(f);
+	t0 = vclock_now_ms();
 	T_EQ_ERR(
 	    ctaphid_recv(ch, CTAPHID_MSG, buf, sizeof(buf), &len, 200, &status),
 	    ERR_TIMEOUT);
-	dt = util_now_ms() - t0;
-	T_TRUE(dt >= 190 && dt < 600);
+	dt = vclock_now_ms() - t0;
+	T_TRUE(dt >= 200 && dt <= 210);
+	T_TRUE(
+	    fakehid_nreads(f) - reads >= 20 && fakehid_nreads(f) - reads <= 21);
 	T_EQ_INT(status, 2);
 	/* Endless frames for another channel end the same way. */
 	memcpy(ka, cid_other, 4);
 	fakehid_set_repeat(f, ka, sizeof(ka));
-	t0 = util_now_ms();
+	reads = fakehid_nreads(f);
+	t0 = vclock_now_ms();
 	T_EQ_ERR(
 	    ctaphid_recv(ch, CTAPHID_MSG, buf, sizeof(buf), &len, 200, NULL),
 	    ERR_TIMEOUT);
-	dt = util_now_ms() - t0;
-	T_TRUE(dt >= 190 && dt < 600);
+	dt = vclock_now_ms() - t0;
+	T_TRUE(dt >= 200 && dt <= 210);
+	T_TRUE(
+	    fakehid_nreads(f) - reads >= 20 && fakehid_nreads(f) - reads <= 21);
 out:
 	ctaphid_close(&ch);
 	fakehid_free(f);
@@ -528,13 +541,18 @@ test_xfer_busy_retried(void)
 	T_EQ_INT(len, sizeof(req));
 	T_EQ_INT(fakehid_nwritten(f) - before, 2);
 	fakehid_set_repeat(f, NULL, 0);
-	t0 = util_now_ms();
+	before = fakehid_nwritten(f);
+	t0 = vclock_now_ms();
 	for (len = 0; len < 40; len++)
 		fakehid_queue_msg(f, cid_ok, CTAPHID_ERROR, &busy, 1);
 	T_EQ_ERR(ctaphid_xfer(ch, CTAPHID_MSG, req, sizeof(req), buf,
 		     sizeof(buf), &len, 200),
 	    ERR_HID_BUSY);
-	T_TRUE(util_now_ms() - t0 < 600);
+	/* Retried every CTAPHID_BUSY_RETRY_MS until the deadline, and no
+	 * further: the requests that fit in 200 ms, not the 40 answers. */
+	T_TRUE(vclock_now_ms() - t0 <= 200);
+	T_TRUE(vclock_now_ms() - t0 > 200 - CTAPHID_BUSY_RETRY_MS);
+	T_EQ_INT(fakehid_nwritten(f) - before, 200 / CTAPHID_BUSY_RETRY_MS + 1);
 out:
 	ctaphid_close(&ch);
 	fakehid_free(f);

@@ -8,6 +8,8 @@
  *  - signatures that must fail whatever else holds: r or s zero (Java's
  *    CVE-2022-21449), not below the order n, negative, non-minimal or BER
  *    encodings, trailing or missing bytes;
+ *  - keys chosen so that the sum point R has x(R) >= n (valid) or is the
+ *    point at infinity (invalid): tests/es256_edge.h;
  *  - fresh keys and signatures made with OpenSSL's EVP API, then every
  *    kind of single-bit damage: both implementations give the same
  *    answer, and only the undamaged signature verifies. */
@@ -17,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/asn1.h>
 #include <openssl/bn.h>
@@ -29,6 +33,7 @@
 #include "crypto/crypto.h"
 #include "crypto/crypto_int.h"
 #include "base/err.h"
+#include "es256_edge.h"
 #include "test.h"
 #include "u2fkat.h"
 
@@ -401,6 +406,45 @@ der_not_strict(void)
 	free(k.sig);
 }
 
+/* ---- the last two steps of the equation ------------------------------ */
+
+/* tests/es256_edge.h (made by tests/es256_edge.py, checked there with
+ * python3-cryptography): keys chosen so that R = u1 G + u2 Q has
+ * x(R) >= n (valid: x(R) mod n = r; a verifier that skips the reduction
+ * refuses it) or is the point at infinity (invalid: a verifier must
+ * refuse it, however it goes on). Each through both implementations;
+ * with another message, each must fail. */
+static void
+equation_edges(void)
+{
+	size_t i, xl, yl, n, nv = sizeof(es256_edges) / sizeof(es256_edges[0]);
+	uint8_t point[65], sig[80], *qx, *qy;
+	int large = 0, inf = 0;
+
+	for (i = 0; i < nv; i++) {
+		const struct es256_edge *v = &es256_edges[i];
+		const uint8_t *m = (const uint8_t *)v->msg;
+
+		qx = test_unhex(v->qx, &xl);
+		qy = test_unhex(v->qy, &yl);
+		T_TRUE(xl == 32 && yl == 32);
+		point[0] = 0x04;
+		memcpy(point + 1, qx, 32);
+		memcpy(point + 33, qy, 32);
+		n = der_sig(v->r, v->s, sig, sizeof(sig));
+		T_EQ_ERR(both_verify(point, m, strlen(v->msg), sig, n),
+		    v->valid ? ERR_OK : ERR_VERIFY);
+		T_EQ_ERR(both_verify(point, m, strlen(v->msg) - 1, sig, n),
+		    ERR_VERIFY);
+		large += strcmp(v->kind, "large-x") == 0 && v->valid;
+		inf += strcmp(v->kind, "infinity") == 0 && !v->valid;
+		free(qx);
+		free(qy);
+	}
+	T_EQ_INT(large, 4);
+	T_EQ_INT(inf, 3);
+}
+
 /* ---- fresh keys, every kind of damage -------------------------------- */
 
 struct fresh {
@@ -519,9 +563,75 @@ points_agree(void)
 static void
 impl_is_reported(void)
 {
-	T_EQ_STR(crypto_verify_impl(), DIRECT_VERIFY ? "direct" : "evp");
+	const char *want = "evp";
+
+	if (DIRECT_VERIFY)
+		want = crypto_fips_mode(CRYPTO_FIPS_PATH)
+		    ? "evp (kernel FIPS mode)"
+		    : "direct";
+	T_EQ_STR(crypto_verify_impl(), want);
+}
+
+/* path/name holding text (NULL: a directory), for the FIPS switch. */
+static void
+fips_file(
+    char *out, size_t cap, const char *dir, const char *name, const char *text)
+{
+	FILE *f;
+
+	snprintf(out, cap, "%s/%s", dir, name);
+	if (text == NULL) {
+		if (mkdir(out, 0700) != 0)
+			abort();
+		return;
+	}
+	if ((f = fopen(out, "w")) == NULL || fputs(text, f) < 0 ||
+	    fclose(f) != 0)
+		abort();
+}
+
+/* The kernel's FIPS switch, read from files standing in for
+ * /proc/sys/crypto/fips_enabled: only "0" or a missing file lets a
+ * direct build use the direct checks. */
+static void
+fips_switch(void)
+{
+	char dir[] = "/tmp/pu_fipsXXXXXX", on[256], off[256], odd[256],
+	     empty[256], sub[256], none[256];
+	const char *direct = DIRECT_VERIFY ? "direct" : "evp";
+
+	if (mkdtemp(dir) == NULL)
+		abort();
+	fips_file(on, sizeof(on), dir, "on", "1\n");
+	fips_file(off, sizeof(off), dir, "off", "0\n");
+	fips_file(odd, sizeof(odd), dir, "odd", "x\n");
+	fips_file(empty, sizeof(empty), dir, "empty", "");
+	fips_file(sub, sizeof(sub), dir, "sub", NULL);
+	snprintf(none, sizeof(none), "%s/none", dir);
+	T_EQ_INT(crypto_fips_mode(on), 1);
+	T_EQ_INT(crypto_fips_mode(off), 0);
+	T_EQ_INT(crypto_fips_mode(none), 0);
+	T_EQ_INT(crypto_fips_mode(odd), 1);
+	T_EQ_INT(crypto_fips_mode(empty), 1);
+	T_EQ_INT(crypto_fips_mode(sub), 1);
+	T_EQ_INT(crypto_fips_mode(NULL), 1);
+	T_EQ_INT(crypto_use_direct(on), 0);
+	T_EQ_INT(crypto_use_direct(off), DIRECT_VERIFY);
+	T_EQ_INT(crypto_use_direct(none), DIRECT_VERIFY);
+	T_EQ_INT(crypto_use_direct(odd), 0);
+	T_EQ_STR(crypto_verify_impl_at(off), direct);
+	T_EQ_STR(crypto_verify_impl_at(none), direct);
+	T_EQ_STR(crypto_verify_impl_at(on),
+	    DIRECT_VERIFY ? "evp (kernel FIPS mode)" : "evp");
+	unlink(on);
+	unlink(off);
+	unlink(odd);
+	unlink(empty);
+	rmdir(sub);
+	rmdir(dir);
 }
 
 TEST_MAIN(TEST(nist_sigver_p256), TEST(scalars_out_of_range),
-    TEST(der_not_strict), TEST(fresh_keys_every_bit), TEST(sha256_agrees),
-    TEST(points_agree), TEST(impl_is_reported))
+    TEST(der_not_strict), TEST(equation_edges), TEST(fresh_keys_every_bit),
+    TEST(sha256_agrees), TEST(points_agree), TEST(impl_is_reported),
+    TEST(fips_switch))

@@ -153,11 +153,17 @@ tokenctl_stop(struct tokenctl *t)
 size_t
 tokenctl_count(const struct tokenctl *t, const char *needle)
 {
-	char line[256];
+	return tokenctl_count_lines(t->log, needle);
+}
+
+size_t
+tokenctl_count_lines(const char *path, const char *needle)
+{
+	char line[4096];
 	size_t n = 0;
 	FILE *f;
 
-	if ((f = fopen(t->log, "r")) == NULL)
+	if ((f = fopen(path, "r")) == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL)
 		if (strstr(line, needle) != NULL)

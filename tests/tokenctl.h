@@ -21,6 +21,8 @@ int tokenctl_restart(struct tokenctl *t, ...);
 void tokenctl_stop(struct tokenctl *t);
 /* Lines of the token's APDU log containing needle. */
 size_t tokenctl_count(const struct tokenctl *t, const char *needle);
+/* Lines of the file at path containing needle (0 if it cannot be read). */
+size_t tokenctl_count_lines(const char *path, const char *needle);
 
 /* A unix: device at path that takes connections (the kernel queues them)
  * and never answers: its CTAPHID INIT stalls for the whole open time.

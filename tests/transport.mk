@@ -15,12 +15,19 @@ tests_test_ctaphid_LDADD = tests/libfakehid.la common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
 
 tests_test_ctaphid_msg_SOURCES = tests/test_ctaphid_msg.c tests/hidfix.h \
-	tests/test.h
+	tests/test.h tests/vclock.c tests/vclock.h
 tests_test_ctaphid_msg_LDADD = tests/libfakehid.la common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
+# on the virtual clock of tests/vclock.c
+tests_test_ctaphid_msg_LDFLAGS = -Wl,--wrap=clock_gettime,--wrap=nanosleep
 
 tests_test_hidraw_SOURCES = tests/test_hidraw.c tests/test.h
 tests_test_hidraw_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+
+check_PROGRAMS += tests/test_unixpath
+TESTS += tests/test_unixpath
+tests_test_unixpath_SOURCES = tests/test_unixpath.c tests/test.h
+tests_test_unixpath_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
 tests_test_unixdev_SOURCES = tests/test_unixdev.c tests/test.h
 tests_test_unixdev_LDADD = tests/libfakehid.la common/libcommon.la \

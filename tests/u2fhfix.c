@@ -2,7 +2,10 @@
  * u2fhfix.h. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +18,37 @@
 #include "transport/ctaphid.h"
 #include "transport/u2fh.h"
 #include "u2fhfix.h"
+#include "base/util.h"
 
 struct u2fhfix u2fhfix_fk;
 
 static char statedir[] = "/tmp/test_u2fh.XXXXXX";
 
-/* As libu2f-host 1.1.10 with a token that sends KEEPALIVE forever. */
+/* Readable once the hung calls may return (u2fhfix_settle). */
+static int release_fd[2] = {-1, -1};
+
+/* The stand-in's running calls (struct dev_u2fh_lib.calls). */
+static atomic_uint fake_calls;
+
+/* As libu2f-host 1.1.10 with a token that sends KEEPALIVE forever: no
+ * answer until the test lets hung calls go (or, should a test forget to,
+ * HANG_MS), then a transport error; the token is not touched again. */
+#define HANG_MS 60000
 static void
 hang(void)
 {
-	for (;;)
-		(void)poll(NULL, 0, 1000);
+	struct pollfd p = {.fd = release_fd[0], .events = POLLIN};
+	int64_t deadline = util_now_ms() + HANG_MS;
+	int n;
+
+	/* Asleep in counted slices until released (or HANG_MS): the
+	 * slices slept before the caller gave up show how long it let the
+	 * call hang, without a clock. */
+	while ((n = poll(&p, 1, U2FHFIX_HANG_SLICE_MS)) <= 0 &&
+	    util_ms_left(deadline) > 0)
+		if (n == 0)
+			__atomic_add_fetch(
+			    &u2fhfix_fk.hang_slices, 1, __ATOMIC_SEQ_CST);
 }
 
 static int
@@ -40,8 +63,10 @@ fake_discover(void *devs, unsigned *max_index)
 {
 	if (devs != &u2fhfix_fk)
 		return U2FH_TRANSPORT_ERROR;
-	if (u2fhfix_fk.hang_discover)
+	if (u2fhfix_fk.hang_discover) {
 		hang();
+		return U2FH_TRANSPORT_ERROR;
+	}
 	if (u2fhfix_fk.open_rc != U2FH_OK)
 		return u2fhfix_fk.open_rc;
 	*max_index = u2fhfix_fk.max_index;
@@ -89,8 +114,10 @@ fake_sendrecv(void *devs, unsigned index, uint8_t cmd, const uint8_t *send,
 		fk->maxlen[send[1]] = maxlen;
 	if (fk->sendrecv_rc != U2FH_OK)
 		return fk->sendrecv_rc;
-	if (send[1] == fk->hang_ins)
+	if (send[1] == fk->hang_ins) {
 		hang();
+		return U2FH_TRANSPORT_ERROR;
+	}
 	if (fk->bad_version && send[1] == 0x03) {
 		memcpy(rep, "U2F_V3\x90\x00", 8);
 		rlen = 8;
@@ -127,13 +154,39 @@ static const struct dev_u2fh_lib fake_lib = {
     .sendrecv = fake_sendrecv,
     .done = fake_done,
     .version = fake_version,
-    .xfer_ms = 300,
-    .discover_ms = 300,
+    .xfer_ms = U2FHFIX_XFER_MS,
+    .discover_ms = U2FHFIX_DISCOVER_MS,
+    .calls = &fake_calls,
+    .calls_max = U2FHFIX_CALLS_MAX,
 };
+
+unsigned
+u2fhfix_calls(void)
+{
+	return atomic_load(&fake_calls);
+}
+
+int
+u2fhfix_settle(void)
+{
+	char c;
+	int i;
+
+	if (write(release_fd[1], "", 1) != 1)
+		return -1;
+	/* the released calls finish at once: wait in 10 ms naps, by count */
+	for (i = 0; i < 1000 && atomic_load(&fake_calls) > 0; i++)
+		(void)poll(NULL, 0, 10);
+	if (read(release_fd[0], &c, 1) != 1)
+		return -1;
+	return atomic_load(&fake_calls) == 0 ? 0 : -1;
+}
 
 int
 u2fhfix_setup(void)
 {
+	if (pipe2(release_fd, O_CLOEXEC) != 0)
+		return -1;
 	return mkdtemp(statedir) != NULL ? 0 : -1;
 }
 
@@ -142,9 +195,13 @@ u2fhfix_cleanup(void)
 {
 	char path[sizeof(statedir) + 16];
 
+	if (u2fhfix_settle() != 0)
+		return -1;
 	token_free(&u2fhfix_fk.tok);
 	(void)snprintf(path, sizeof(path), "%s/state", statedir);
 	(void)unlink(path);
+	close(release_fd[0]);
+	close(release_fd[1]);
 	return rmdir(statedir);
 }
 
@@ -154,6 +211,8 @@ u2fhfix_reset(unsigned faults)
 	struct token_config cfg;
 	char path[sizeof(statedir) + 16];
 
+	if (u2fhfix_settle() != 0) /* no straggler may see the reset */
+		return -1;
 	token_free(&u2fhfix_fk.tok);
 	memset(&u2fhfix_fk, 0, sizeof(u2fhfix_fk));
 	memset(&cfg, 0, sizeof(cfg));

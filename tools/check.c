@@ -35,10 +35,10 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	}
 	req.creds = creds;
 	req.ncreds = n;
-	req.origin = o->origin;
-	req.appid = o->appid;
+	req.origin = o->cf.origin;
+	req.appid = o->cf.appid;
 	req.presence = !o->no_presence;
-	req.timeout_ms = o->timeout_s * 1000;
+	req.timeout_ms = o->cf.timeout * 1000;
 	req.log = o->lg;
 	req.cue = cue;
 	req.cue_arg = (void *)(uintptr_t)o;
@@ -49,7 +49,7 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 					  : "?");
 	else if (r == ERR_NO_KEY) {
 		tool_msg("no key present holds a credential of %s for %s",
-		    o->user, o->origin);
+		    o->user, o->cf.origin);
 		r = ERR_NOT_FOUND;
 	} else if (r == ERR_TIMEOUT)
 		enroll_explain_open(o, r);

@@ -1,6 +1,7 @@
 /* The module's configuration file (pam_u2f.conf) as pamu2fcfg's
- * defaults, so enrollment and login agree: origin, appid, authfile,
- * timeout and devices. Command-line options win over the file. */
+ * defaults, so enrollment and login agree: the keys of the options table
+ * marked CONF_IN_TOOL (origin, appid, authfile, expand, timeout,
+ * devices). Command-line options win over the file. */
 #include "config.h"
 
 #include <pwd.h>
@@ -12,28 +13,9 @@
 #include "base/err.h"
 #include "tool.h"
 
-static void
-take_str(char **dst, char **src)
-{
-	if (*dst == NULL && *src != NULL) {
-		*dst = *src;
-		*src = NULL;
-	}
-}
-
-static void
-take_devices(struct tool_opts *o, struct conf *c)
-{
-	if (o->ndevices > 0 || c->ndevices == 0)
-		return;
-	o->devices = c->devices;
-	o->ndevices = c->ndevices;
-	c->devices = NULL;
-	c->ndevices = 0;
-}
-
-/* Load the file (o->conf_path, or the default one if it exists) and fill
- * what the command line left unset. */
+/* Load the file (o->cf.conf, or the default one if it exists) and fill
+ * what the command line left unset, key by key of the options table:
+ * those pamu2fcfg takes (CONF_IN_TOOL). */
 int
 config_apply(struct tool_opts *o)
 {
@@ -41,23 +23,14 @@ config_apply(struct tool_opts *o)
 	char err[512];
 	int r;
 
-	r = conf_load(o->conf_path, o->conf_path != NULL, &c, err, sizeof(err));
+	r = conf_load(o->cf.conf, o->cf.conf != NULL, &c, err, sizeof(err));
 	if (r != ERR_OK) {
 		tool_msg("%s", err[0] != '\0' ? err : err_str(r));
 		goto fail;
 	}
-	if (conf_isset(&c, CONF_ORIGIN))
-		take_str(&o->origin, &c.origin);
-	if (conf_isset(&c, CONF_APPID))
-		take_str(&o->appid, &c.appid);
-	if (conf_isset(&c, CONF_AUTHFILE)) {
-		take_str(&o->conf_authfile, &c.authfile);
-		o->conf_expand = conf_isset(&c, CONF_EXPAND) && c.expand;
-	}
-	if (conf_isset(&c, CONF_TIMEOUT) && !o->timeout_set)
-		o->timeout_s = c.timeout;
-	if (conf_isset(&c, CONF_DEVICES))
-		take_devices(o, &c);
+	/* The command line over the file, then all of it back. */
+	conf_merge(&c, &o->cf, CONF_IN_TOOL);
+	conf_merge(&o->cf, &c, CONF_IN_TOOL);
 fail:
 	conf_free(&c);
 	return r;
@@ -68,13 +41,13 @@ fail:
 int
 config_authfile(const struct tool_opts *o, char **path)
 {
-	const char *a = o->conf_authfile;
+	const char *a = o->cf.authfile;
 	struct passwd *pw;
 
 	*path = NULL;
 	if (a == NULL || *a == '\0')
 		return ERR_NOT_FOUND;
-	if (o->conf_expand && strchr(a, '%') != NULL) {
+	if (o->cf.expand && strchr(a, '%') != NULL) {
 		tool_msg("the configured authfile %s uses %%-expansion; name "
 			 "the FILE",
 		    a);

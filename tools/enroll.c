@@ -73,7 +73,7 @@ countdown(const struct tool_opts *o, int left_ms, int *shown)
 			    secs);
 	} else if (*shown < 0) {
 		tool_msg(
-		    "no security key found; waiting up to %d s", o->timeout_s);
+		    "no security key found; waiting up to %d s", o->cf.timeout);
 	}
 	*shown = secs;
 }
@@ -90,7 +90,7 @@ countdown_end(int shown)
 int
 enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 {
-	int64_t deadline = util_now_ms() + (int64_t)o->timeout_s * 1000;
+	int64_t deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
 	int first_err, left, r, shown = -1;
 
 	for (;;) {
@@ -98,14 +98,14 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		*devs = NULL;
 		*n = 0;
 		r = dev_open_backend(o->backend,
-		    (const char *const *)o->devices, o->ndevices, 0, o->lg,
-		    OPEN_MS, deadline, devs, n, &first_err);
+		    (const char *const *)o->cf.devices, o->cf.ndevices, 0,
+		    o->lg, OPEN_MS, deadline, devs, n, &first_err);
 		if (r != ERR_OK || *n > 0)
 			break;
 		dev_close_all(*devs, *n);
 		*devs = NULL;
-		if (first_err == ERR_PERM) {
-			r = ERR_PERM; /* waiting will not help */
+		if (first_err == ERR_PERM || first_err == ERR_FILE_UNSAFE) {
+			r = first_err; /* waiting will not help */
 			break;
 		}
 		if ((left = util_ms_left(deadline)) == 0) {
@@ -151,11 +151,11 @@ explain_denied(void)
 void
 enroll_explain_open(const struct tool_opts *o, int err)
 {
-	const char *where = o->ndevices == 1 ? o->devices[0] : NULL;
+	const char *where = o->cf.ndevices == 1 ? o->cf.devices[0] : NULL;
 
 	switch (err) {
 	case ERR_PERM:
-		if (o->ndevices == 0)
+		if (o->cf.ndevices == 0)
 			explain_denied();
 		tool_msg(
 		    "permission denied opening the security key%s%s; "
@@ -164,15 +164,23 @@ enroll_explain_open(const struct tool_opts *o, int err)
 		    "device (often plugdev)",
 		    where ? " " : "", where ? where : "");
 		break;
+	case ERR_FILE_UNSAFE:
+		tool_msg(
+		    "refusing %s: a unix: socket is used only when it and "
+		    "every directory above it are owned by root or by you, "
+		    "and no directory is writable by group or others "
+		    "(unless sticky, like /tmp)",
+		    where ? where : "the unix: device");
+		break;
 	case ERR_NO_KEY:
 	case ERR_NODEV:
 		tool_msg("no security key found%s%s (waited %d s)",
-		    where ? " at " : "", where ? where : "", o->timeout_s);
+		    where ? " at " : "", where ? where : "", o->cf.timeout);
 		break;
 	case ERR_TIMEOUT:
 		tool_msg("touch timed out: the key was not touched within "
 			 "%d s",
-		    o->timeout_s);
+		    o->cf.timeout);
 		break;
 	default:
 		tool_msg("%s", err_str(err));
@@ -201,7 +209,7 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
 	char *subject = NULL;
 	size_t n = 0;
 
-	tool_msg("origin %s, appid %s", o->origin, o->appid);
+	tool_msg("origin %s, appid %s", o->cf.origin, o->cf.appid);
 	if (crypto_cert_subject(res->cert, res->cert_len, &subject) == ERR_OK)
 		tool_msg("attestation subject: %s", subject);
 	else
@@ -229,13 +237,13 @@ enroll_register(
 
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
-	req.rp_id = o->origin;
+	req.rp_id = o->cf.origin;
 	req.type = COSE_ES256;
 	req.presence = !o->no_presence;
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK)
 		goto fail;
 	tool_msg("touch the security key to register it for %s", o->user);
-	deadline = util_now_ms() + (int64_t)o->timeout_s * 1000;
+	deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
 	/* A key serves one client at a time: while it is busy, or while
 	 * other clients' traffic stalls ours, try again until the deadline. */
 	while ((r = auth_register(devs, n, &req, &res, &idx, o->lg,
@@ -284,8 +292,8 @@ enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
 		for (i = 0; i < ncreds; i++) {
 			if (creds[i].type != COSE_ES256 || creds[i].kh_len == 0)
 				continue;
-			rp = (creds[i].flags & CRED_APPID) ? o->appid
-							   : o->origin;
+			rp = (creds[i].flags & CRED_APPID) ? o->cf.appid
+							   : o->cf.origin;
 			r = probe(devs[d], rp, &creds[i]);
 			if (r == ERR_OK) {
 				*which = i;

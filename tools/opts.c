@@ -122,27 +122,20 @@ parse_backend(struct tool_opts *o, const char *arg)
 	return r == ERR_OK;
 }
 
+/* -o, -i, --conf, --device: a row of the options table, checked by its
+ * setter as the module's argument and the file's key are (--device may
+ * be repeated: each adds one). */
 static bool
-add_device(struct tool_opts *o, const char *path)
+set_opt(struct tool_opts *o, enum conf_key k, const char *arg)
 {
-	char **v;
+	char why[256];
+	int r = conf_opt_set(&o->cf, k, CONF_SRC_TOOL, arg, why, sizeof(why));
 
-	if (*path == '\0') {
-		tool_msg("--device needs a path");
-		return false;
-	}
-	v = reallocarray(o->devices, o->ndevices + 1, sizeof(*v));
-	if (v == NULL) {
+	if (r == ERR_NOMEM)
 		tool_msg("out of memory");
-		return false;
-	}
-	o->devices = v;
-	if ((v[o->ndevices] = strdup(path)) == NULL) {
-		tool_msg("out of memory");
-		return false;
-	}
-	o->ndevices++;
-	return true;
+	else if (r != ERR_OK)
+		tool_msg("%s", why);
+	return r == ERR_OK;
 }
 
 static bool
@@ -200,8 +193,9 @@ parse_timeout(struct tool_opts *o, const char *arg)
 		tool_msg("--timeout wants seconds, 0 to %d", TOOL_TIMEOUT_MAX);
 		return false;
 	}
-	o->timeout_s = (int)v;
-	o->timeout_set = true;
+	/* The tool's own range: 0 (look once, do not wait) is allowed. */
+	o->cf.timeout = (int)v;
+	conf_mark(&o->cf, CONF_TIMEOUT);
 	return true;
 }
 
@@ -226,9 +220,9 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 	case 'u':
 		return set_str(&o->user, arg);
 	case 'o':
-		return set_str(&o->origin, arg);
+		return set_opt(o, CONF_ORIGIN, arg);
 	case 'i':
-		return set_str(&o->appid, arg);
+		return set_opt(o, CONF_APPID, arg);
 	case 't':
 		return parse_type(arg);
 	case 'r':
@@ -260,7 +254,7 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		*status = TOOL_EXIT_OK;
 		return false;
 	case OPT_DEVICE:
-		return add_device(o, arg);
+		return set_opt(o, CONF_DEVICES, arg);
 	case OPT_TIMEOUT:
 		return parse_timeout(o, arg);
 	case OPT_ADD:
@@ -272,7 +266,7 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 	case OPT_REMOVE:
 		return parse_remove(o, arg);
 	case OPT_CONF:
-		return set_str(&o->conf_path, arg);
+		return set_opt(o, CONF_CONF, arg);
 	case OPT_BACKEND:
 		return parse_backend(o, arg);
 	default:
@@ -307,19 +301,19 @@ set_defaults(struct tool_opts *o)
 		if (!set_str(&o->user, pw->pw_name))
 			return false;
 	}
-	if (o->origin == NULL) {
+	if (o->cf.origin == NULL) {
 		memset(host, 0, sizeof(host));
 		if (gethostname(host, sizeof(host) - 1) != 0) {
 			tool_msg("gethostname: %s", strerror(errno));
 			return false;
 		}
 		snprintf(origin, sizeof(origin), "pam://%s", host);
-		if (!set_str(&o->origin, origin))
+		if (!set_opt(o, CONF_ORIGIN, origin))
 			return false;
 	}
-	if (o->appid == NULL && !set_str(&o->appid, o->origin))
+	if (o->cf.appid == NULL && !set_opt(o, CONF_APPID, o->cf.origin))
 		return false;
-	if (*o->origin == '\0' || *o->appid == '\0') {
+	if (*o->cf.origin == '\0' || *o->cf.appid == '\0') {
 		tool_msg("the origin and the appid must not be empty");
 		return false;
 	}
@@ -339,7 +333,7 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 		if (!set_str(&o->file, argv[optind]))
 			return false;
 	}
-	if (o->backend != DEV_BACKEND_NATIVE && o->ndevices > 0) {
+	if (o->backend != DEV_BACKEND_NATIVE && o->cf.ndevices > 0) {
 		tool_msg("--device needs the native backend "
 			 "(libu2f-host finds keys itself)");
 		return false;
@@ -358,7 +352,6 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 
 	memset(o, 0, sizeof(*o));
 	o->mode = TOOL_PRINT;
-	o->timeout_s = TOOL_TIMEOUT_DEFAULT;
 	o->sink.fn = debug_line;
 	*status = TOOL_EXIT_USAGE;
 	while ((c = getopt_long(
@@ -372,6 +365,8 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 		*status = tool_exit_for(r);
 		return false;
 	}
+	if (!conf_isset(&o->cf, CONF_TIMEOUT))
+		o->cf.timeout = TOOL_TIMEOUT_DEFAULT;
 	if (!set_defaults(o))
 		return false;
 	*status = TOOL_EXIT_OK;
@@ -381,16 +376,8 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 void
 opts_free(struct tool_opts *o)
 {
-	size_t i;
-
 	free(o->user);
-	free(o->origin);
-	free(o->appid);
 	free(o->file);
-	free(o->conf_path);
-	free(o->conf_authfile);
-	for (i = 0; i < o->ndevices; i++)
-		free(o->devices[i]);
-	free(o->devices);
+	conf_free(&o->cf);
 	memset(o, 0, sizeof(*o));
 }

@@ -9,8 +9,9 @@
 #include <sys/types.h>
 
 #include "base/cred.h"
-#include "device/dev.h"
 #include "base/util.h"
+#include "conf/conf.h"
+#include "device/dev.h"
 
 /* Exit status, documented in man/pamu2fcfg.1 (EXIT STATUS). */
 #define TOOL_EXIT_OK 0    /* registration, edit or check done */
@@ -33,19 +34,16 @@ enum tool_mode {
 
 struct tool_opts {
 	enum tool_mode mode;
-	char *user;          /* owned */
-	char *origin;        /* owned */
-	char *appid;         /* owned */
-	char *file;          /* owned; NULL = the per-user default */
-	char *conf_path;     /* owned; --conf, NULL = the default file */
-	char *conf_authfile; /* owned; authfile= from the file */
-	bool conf_expand;    /* expand= from the file */
-	bool timeout_set;    /* --timeout was given */
-	char **devices;      /* owned; explicit --device paths */
-	size_t ndevices;
+	char *user; /* owned */
+	char *file; /* owned; NULL = the per-user default */
+	/* The options pamu2fcfg shares with the module (the rows of
+	 * common/conf/opts.h with CONF_IN_TOOL): origin (-o), appid (-i),
+	 * conf (--conf), timeout (--timeout, in seconds), devices (--device),
+	 * and from the file also authfile and expand. After opts_parse,
+	 * origin, appid and timeout are set. */
+	struct conf cf;
 	enum dev_backend backend; /* --backend, default native */
-	int timeout_s;
-	size_t remove_index; /* 1-based, for --remove */
+	size_t remove_index;      /* 1-based, for --remove */
 	bool nouser;
 	bool no_presence;
 	bool debug;
@@ -64,7 +62,7 @@ void opts_free(struct tool_opts *o);
 void tool_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tool_exit_for(int err);
 
-/* config.c: defaults from pam_u2f.conf. */
+/* config.c: defaults from pam_u2f.conf, under the command line. */
 int config_apply(struct tool_opts *o);
 int config_authfile(const struct tool_opts *o, char **path);
 

@@ -34,65 +34,8 @@
 
 #define CONF_CTX_OPT "pam_u2f conf ctx" /* hidden; see above */
 #define CONF_MSG_MAX 512
-#define CONF_QUOTE_MAX 64    /* bytes of a value shown in a message */
 #define CONF_KEY_ECHO_MAX 32 /* bytes of an unknown key shown */
-#define CONF_INT_DIGITS 12
-
-enum conf_type { CT_BOOL, CT_INT, CT_STR, CT_LIST };
-
-enum conf_check {
-	CK_NONE,       /* numbers and booleans */
-	CK_NONEMPTY,   /* a string that may not be empty */
-	CK_EMPTY_OK,   /* authpending_file: "" disables it */
-	CK_DEBUG_FILE, /* "stderr", "syslog" or an absolute path */
-	CK_DEVICE      /* "/dev/..." or "unix:/..." */
-};
-
-struct conf_def {
-	const char *name;
-	enum conf_type type;
-	enum conf_check check;
-	long min, max; /* CT_INT */
-	size_t off;    /* field in struct conf */
-};
-
-#define OFF(f) offsetof(struct conf, f)
-
-/* Indexed by enum conf_key. */
-static const struct conf_def conf_defs[CONF_NKEYS] = {
-    [CONF_DEBUG] = {"debug", CT_BOOL, CK_NONE, 0, 0, OFF(debug)},
-    [CONF_DEBUG_FILE] = {"debug_file", CT_STR, CK_DEBUG_FILE, 0, 0,
-	OFF(debug_file)},
-    [CONF_ORIGIN] = {"origin", CT_STR, CK_NONEMPTY, 0, 0, OFF(origin)},
-    [CONF_APPID] = {"appid", CT_STR, CK_NONEMPTY, 0, 0, OFF(appid)},
-    [CONF_AUTHFILE] = {"authfile", CT_STR, CK_NONEMPTY, 0, 0, OFF(authfile)},
-    [CONF_EXPAND] = {"expand", CT_BOOL, CK_NONE, 0, 0, OFF(expand)},
-    [CONF_AUTHPENDING_FILE] = {"authpending_file", CT_STR, CK_EMPTY_OK, 0, 0,
-	OFF(authpending_file)},
-    [CONF_NOUSEROK] = {"nouserok", CT_BOOL, CK_NONE, 0, 0, OFF(nouserok)},
-    [CONF_OPENASUSER] = {"openasuser", CT_BOOL, CK_NONE, 0, 0, OFF(openasuser)},
-    [CONF_ALWAYSOK] = {"alwaysok", CT_BOOL, CK_NONE, 0, 0, OFF(alwaysok)},
-    [CONF_MAX_DEVICES] = {"max_devices", CT_INT, CK_NONE, CONF_MAX_DEVICES_MIN,
-	CONF_MAX_DEVICES_MAX, OFF(max_devices)},
-    [CONF_INTERACTIVE] = {"interactive", CT_BOOL, CK_NONE, 0, 0,
-	OFF(interactive)},
-    [CONF_PROMPT] = {"prompt", CT_STR, CK_NONEMPTY, 0, 0, OFF(prompt)},
-    [CONF_MANUAL] = {"manual", CT_BOOL, CK_NONE, 0, 0, OFF(manual)},
-    [CONF_CUE] = {"cue", CT_BOOL, CK_NONE, 0, 0, OFF(cue)},
-    [CONF_CUE_PROMPT] = {"cue_prompt", CT_STR, CK_NONEMPTY, 0, 0,
-	OFF(cue_prompt)},
-    [CONF_NODETECT] = {"nodetect", CT_BOOL, CK_NONE, 0, 0, OFF(nodetect)},
-    [CONF_USERPRESENCE] = {"userpresence", CT_INT, CK_NONE, -1, 1,
-	OFF(userpresence)},
-    [CONF_USERVERIFICATION] = {"userverification", CT_INT, CK_NONE, -1, 1,
-	OFF(userverification)},
-    [CONF_PINVERIFICATION] = {"pinverification", CT_INT, CK_NONE, -1, 1,
-	OFF(pinverification)},
-    [CONF_SSHFORMAT] = {"sshformat", CT_BOOL, CK_NONE, 0, 0, OFF(sshformat)},
-    [CONF_TIMEOUT] = {"timeout", CT_INT, CK_NONE, CONF_TIMEOUT_MIN,
-	CONF_TIMEOUT_MAX, OFF(timeout)},
-    [CONF_DEVICES] = {"devices", CT_LIST, CK_DEVICE, 0, 0, OFF(devices)},
-};
+#define CONF_INT_TEXT 24     /* a long in decimal */
 
 /* One parse. Reached from libconfuse's callbacks through the hidden
  * option (self), never through a global. */
@@ -118,15 +61,7 @@ conf_key_name(enum conf_key k)
 {
 	if ((unsigned int)k >= CONF_NKEYS)
 		return NULL;
-	return conf_defs[k].name;
-}
-
-bool
-conf_isset(const struct conf *c, enum conf_key k)
-{
-	if (c == NULL || (unsigned int)k >= CONF_NKEYS)
-		return false;
-	return (c->set & (UINT32_C(1) << (unsigned int)k)) != 0;
+	return conf_opt(k)->name;
 }
 
 static struct conf_ctx *
@@ -202,131 +137,57 @@ conf_cb_error(cfg_t *cfg, const char *fmt, va_list ap)
 	conf_set_error(ctx, cfg->line, msg);
 }
 
-/* A value as it may appear in a message: bounded, printable ASCII. */
-static void
-conf_quote(char *dst, size_t n, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n && src[i] != '\0' && i < CONF_QUOTE_MAX; i++)
-		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
-	if (n > 0)
-		dst[i] = '\0';
-}
-
-static const struct conf_def *
-conf_def_of(cfg_opt_t *opt, enum conf_key *key)
+/* The file key libconfuse is asking about, or CONF_NOPTS. */
+static enum conf_key
+conf_key_of(cfg_opt_t *opt)
 {
 	const char *name = cfg_opt_name(opt);
-	size_t i;
+	enum conf_key k;
 
-	for (i = 0; name != NULL && i < CONF_NKEYS; i++)
-		if (strcmp(conf_defs[i].name, name) == 0) {
-			if (key != NULL)
-				*key = (enum conf_key)i;
-			return &conf_defs[i];
-		}
-	return NULL;
+	if (name == NULL)
+		return CONF_NOPTS;
+	k = conf_opt_find(name, strlen(name));
+	return (unsigned int)k < CONF_NKEYS ? k : CONF_NOPTS;
 }
 
+/* Every value of the file goes through conf_opt_parse (opts.c), the
+ * parser the module's arguments and pamu2fcfg use. Its message goes
+ * straight to the context: through cfg_error, a message with one %s would
+ * be taken for one of libconfuse's that quote a token. */
 static int
-conf_cb_bool(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
+conf_cb_value(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 {
-	char q[CONF_QUOTE_MAX + 1];
-	int b = value != NULL ? cfg_parse_boolean(value) : -1;
+	struct conf_ctx *ctx = conf_ctx_of(cfg);
+	enum conf_key k = conf_key_of(opt);
+	char why[CONF_MSG_MAX];
+	long num = 0;
 
-	if (b != 0 && b != 1) {
-		conf_quote(q, sizeof(q), value != NULL ? value : "");
-		cfg_error(cfg, "%s: \"%s\" is not a boolean (true or false)",
-		    cfg_opt_name(opt), q);
+	if (ctx == NULL || k == CONF_NOPTS)
+		return -1;
+	if (conf_opt(k)->type == CONF_T_LIST &&
+	    cfg_opt_size(opt) > CONF_DEVICES_MAX) {
+		cfg_error(cfg, "%s: more than %d entries", conf_opt(k)->name,
+		    CONF_DEVICES_MAX);
 		return -1;
 	}
-	*(int *)result = b;
-	return 0;
-}
-
-/* Decimal only: no sign but '-', no spaces, no octal or hex. */
-static int
-conf_cb_int(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
-{
-	const struct conf_def *d = conf_def_of(opt, NULL);
-	char q[CONF_QUOTE_MAX + 1], *end = NULL;
-	const char *p = value != NULL ? value : "";
-	long n;
-
-	if (d == NULL)
-		return -1;
-	if (*p == '-')
-		p++;
-	if (*p < '0' || *p > '9' || strlen(p) > CONF_INT_DIGITS ||
-	    strspn(p, "0123456789") != strlen(p)) {
-		conf_quote(q, sizeof(q), value != NULL ? value : "");
-		cfg_error(cfg, "%s: \"%s\" is not a whole number", d->name, q);
+	if (conf_opt_parse(k, CONF_SRC_FILE, value != NULL ? value : "", &num,
+		why, sizeof(why)) != ERR_OK) {
+		conf_set_error(ctx, cfg->line, why);
 		return -1;
 	}
-	errno = 0;
-	n = strtol(value, &end, 10);
-	if (errno != 0 || *end != '\0' || n < d->min || n > d->max) {
-		conf_quote(q, sizeof(q), value);
-		cfg_error(cfg, "%s: %s is out of range (%ld to %ld)", d->name,
-		    q, d->min, d->max);
-		return -1;
-	}
-	*(long *)result = n;
-	return 0;
-}
-
-/* Why value is not acceptable for d, or NULL. */
-static const char *
-conf_str_problem(const struct conf_def *d, const char *v)
-{
-	size_t i, len = strlen(v);
-
-	if (len > CONF_STRING_MAX)
-		return "is too long";
-	for (i = 0; i < len; i++)
-		if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
-			return "contains a control character";
-	switch (d->check) {
-	case CK_NONEMPTY:
-		return len == 0 ? "may not be empty" : NULL;
-	case CK_DEBUG_FILE:
-		if (strcmp(v, "stderr") == 0 || strcmp(v, "syslog") == 0 ||
-		    v[0] == '/')
-			return NULL;
-		return "is not \"stderr\", \"syslog\" or an absolute path";
-	case CK_DEVICE:
-		if ((strncmp(v, "/dev/", 5) == 0 && len > 5) ||
-		    (strncmp(v, "unix:/", 6) == 0 && len > 6))
-			return NULL;
-		return "is not a /dev/ path or a unix:/ socket path";
-	case CK_EMPTY_OK:
-	case CK_NONE:
+	switch (conf_opt(k)->type) {
+	case CONF_T_BOOL:
+		*(int *)result = (int)num;
+		break;
+	case CONF_T_INT:
+	case CONF_T_ENUM:
+		*(long *)result = num;
+		break;
+	case CONF_T_STR:
+	case CONF_T_LIST:
+		*(const char **)result = value;
 		break;
 	}
-	return NULL;
-}
-
-static int
-conf_cb_str(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
-{
-	const struct conf_def *d = conf_def_of(opt, NULL);
-	char q[CONF_QUOTE_MAX + 1];
-	const char *why;
-
-	if (d == NULL || value == NULL)
-		return -1;
-	if (d->type == CT_LIST && cfg_opt_size(opt) > CONF_DEVICES_MAX) {
-		cfg_error(
-		    cfg, "%s: more than %d entries", d->name, CONF_DEVICES_MAX);
-		return -1;
-	}
-	if ((why = conf_str_problem(d, value)) != NULL) {
-		conf_quote(q, sizeof(q), value);
-		cfg_error(cfg, "%s: \"%s\" %s", d->name, q, why);
-		return -1;
-	}
-	*(const char **)result = value;
 	return 0;
 }
 
@@ -336,12 +197,12 @@ static int
 conf_cb_once(cfg_t *cfg, cfg_opt_t *opt)
 {
 	struct conf_ctx *ctx = conf_ctx_of(cfg);
-	enum conf_key k = CONF_NKEYS;
+	enum conf_key k = conf_key_of(opt);
 
-	if (ctx == NULL || conf_def_of(opt, &k) == NULL)
+	if (ctx == NULL || k == CONF_NOPTS)
 		return -1;
 	if (ctx->line[k] != 0) {
-		cfg_error(cfg, "%s: already set on line %d", conf_defs[k].name,
+		cfg_error(cfg, "%s: already set on line %d", conf_opt(k)->name,
 		    ctx->line[k]);
 		return -1;
 	}
@@ -359,37 +220,43 @@ conf_cb_hidden(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
 	return -1;
 }
 
-/* The schema for one parse; opts has CONF_NKEYS + 2 entries. */
+/* The libconfuse type of each kind of option. */
+static cfg_type_t
+conf_cfg_type(enum conf_type t)
+{
+	switch (t) {
+	case CONF_T_BOOL:
+		return CFGT_BOOL;
+	case CONF_T_INT:
+	case CONF_T_ENUM: /* its index, from conf_cb_value */
+		return CFGT_INT;
+	case CONF_T_STR:
+	case CONF_T_LIST:
+		break;
+	}
+	return CFGT_STR;
+}
+
+/* The schema for one parse, from the file's rows of the options table;
+ * opts has CONF_NKEYS + 2 entries. */
 static void
 conf_schema(cfg_opt_t *opts, struct conf_ctx *ctx)
 {
 	static const cfg_opt_t end = CFG_END();
+	const struct conf_opt *d;
 	size_t i;
 
 	memset(opts, 0, (CONF_NKEYS + 2) * sizeof(*opts));
 	for (i = 0; i < CONF_NKEYS; i++) {
-		opts[i].name = conf_defs[i].name;
+		d = conf_opt((enum conf_key)i);
+		opts[i].name = d->name;
+		opts[i].type = conf_cfg_type(d->type);
 		opts[i].flags = CFGF_NODEFAULT;
+		opts[i].parsecb = conf_cb_value;
 		opts[i].validcb = conf_cb_once;
-		switch (conf_defs[i].type) {
-		case CT_BOOL:
-			opts[i].type = CFGT_BOOL;
-			opts[i].parsecb = conf_cb_bool;
-			break;
-		case CT_INT:
-			opts[i].type = CFGT_INT;
-			opts[i].parsecb = conf_cb_int;
-			break;
-		case CT_LIST:
+		if (d->type == CONF_T_LIST) {
 			opts[i].flags |= CFGF_LIST;
 			opts[i].validcb = NULL; /* called per element */
-			opts[i].type = CFGT_STR;
-			opts[i].parsecb = conf_cb_str;
-			break;
-		case CT_STR:
-			opts[i].type = CFGT_STR;
-			opts[i].parsecb = conf_cb_str;
-			break;
 		}
 	}
 	opts[i].name = CONF_CTX_OPT;
@@ -404,14 +271,9 @@ conf_schema(cfg_opt_t *opts, struct conf_ctx *ctx)
 static bool
 conf_is_flag(const char *name, size_t n)
 {
-	size_t k;
+	enum conf_key k = conf_opt_find(name, n);
 
-	for (k = 0; k < CONF_NKEYS; k++)
-		if (conf_defs[k].type == CT_BOOL &&
-		    strlen(conf_defs[k].name) == n &&
-		    memcmp(conf_defs[k].name, name, n) == 0)
-			return true;
-	return false;
+	return (unsigned int)k < CONF_NKEYS && conf_opt(k)->type == CONF_T_BOOL;
 }
 
 /* Check buf and make the copy libconfuse parses (*out, NUL-terminated). */
@@ -427,56 +289,45 @@ conf_prepare(struct conf_ctx *ctx, const char *buf, size_t len, char **out)
 	return r;
 }
 
+/* Key k as the file set it into out: every value, already checked, is
+ * stored by conf_opt_set (opts.c), as for every other source. */
 static int
-conf_take_list(cfg_t *cfg, const char *name, char ***out, size_t *nout)
+conf_take(cfg_t *cfg, enum conf_key k, struct conf *out)
 {
-	unsigned int i, n = cfg_size(cfg, name);
-	char **v = NULL;
+	const struct conf_opt *d = conf_opt(k);
+	unsigned int i, n = cfg_size(cfg, d->name);
+	char num[CONF_INT_TEXT];
+	int r = ERR_OK;
 
-	if ((v = calloc(n, sizeof(*v))) == NULL)
-		return ERR_NOMEM;
-	*out = v;
-	for (i = 0; i < n; i++) {
-		if ((v[i] = strdup(cfg_getnstr(cfg, name, i))) == NULL)
-			return ERR_NOMEM;
-		*nout = i + 1;
+	if (d->type == CONF_T_BOOL)
+		return conf_opt_set(out, k, CONF_SRC_FILE,
+		    cfg_getbool(cfg, d->name) == cfg_true ? "true" : "false",
+		    NULL, 0);
+	if (d->type == CONF_T_INT) {
+		snprintf(num, sizeof(num), "%ld", cfg_getint(cfg, d->name));
+		return conf_opt_set(out, k, CONF_SRC_FILE, num, NULL, 0);
 	}
-	return ERR_OK;
+	if (d->type == CONF_T_ENUM)
+		return conf_opt_set(out, k, CONF_SRC_FILE,
+		    conf_opt_value(k, (int)cfg_getint(cfg, d->name)), NULL, 0);
+	for (i = 0; i < n && r == ERR_OK; i++) /* a string, each entry */
+		r = conf_opt_set(out, k, CONF_SRC_FILE,
+		    cfg_getnstr(cfg, d->name, i), NULL, 0);
+	return r;
 }
 
 /* Copy every key the file set into out. */
 static int
 conf_extract(cfg_t *cfg, struct conf *out)
 {
-	const struct conf_def *d;
-	char *base = (char *)out;
 	size_t k;
+	int r;
 
 	for (k = 0; k < CONF_NKEYS; k++) {
-		d = &conf_defs[k];
-		if (cfg_size(cfg, d->name) == 0)
+		if (cfg_size(cfg, conf_opt((enum conf_key)k)->name) == 0)
 			continue;
-		switch (d->type) {
-		case CT_BOOL:
-			*(bool *)(void *)(base + d->off) =
-			    cfg_getbool(cfg, d->name) == cfg_true;
-			break;
-		case CT_INT:
-			*(int *)(void *)(base + d->off) =
-			    (int)cfg_getint(cfg, d->name);
-			break;
-		case CT_STR:
-			if ((*(char **)(void *)(base + d->off) =
-				    strdup(cfg_getstr(cfg, d->name))) == NULL)
-				return ERR_NOMEM;
-			break;
-		case CT_LIST:
-			if (conf_take_list(cfg, d->name, &out->devices,
-				&out->ndevices) != ERR_OK)
-				return ERR_NOMEM;
-			break;
-		}
-		out->set |= UINT32_C(1) << k;
+		if ((r = conf_take(cfg, (enum conf_key)k, out)) != ERR_OK)
+			return r == ERR_NOMEM ? r : ERR_CONFIG;
 	}
 	return ERR_OK;
 }
@@ -615,24 +466,4 @@ conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
 		conf_free(out);
 	errno = saved_errno;
 	return r;
-}
-
-void
-conf_free(struct conf *c)
-{
-	size_t i;
-
-	if (c == NULL)
-		return;
-	free(c->debug_file);
-	free(c->origin);
-	free(c->appid);
-	free(c->authfile);
-	free(c->authpending_file);
-	free(c->prompt);
-	free(c->cue_prompt);
-	for (i = 0; i < c->ndevices; i++)
-		free(c->devices[i]);
-	free(c->devices);
-	memset(c, 0, sizeof(*c));
 }

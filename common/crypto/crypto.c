@@ -4,9 +4,11 @@
  *
  * SHA-256, P-256 point checks and ES256 verification have a second
  * implementation in crypto_direct.c, without EVP. The public functions at
- * the end of this file use it when it is built (DIRECT_VERIFY; configure
- * --disable-direct-verify turns it off); both are compiled and tested
- * against each other (crypto_int.h). */
+ * the end of this file use it only when it is built (DIRECT_VERIFY:
+ * configure --enable-direct-verify) and the kernel is not in FIPS mode
+ * (crypto_select.c); the default is EVP, under the host's OpenSSL policy.
+ * In such a build both are compiled and tested against each other
+ * (crypto_int.h). */
 #include "config.h"
 
 #include <limits.h>
@@ -357,34 +359,46 @@ crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
 }
 
 /* The public entry points: the direct implementation (crypto_direct.c)
- * when it is built, else the EVP one above. */
+ * when it is built (configure --enable-direct-verify) and the kernel is
+ * not in FIPS mode (crypto_select.c), else the EVP one above. */
 #if DIRECT_VERIFY
-#define IMPL(f) f##_direct
+#define IMPL(f, ...)                                                           \
+	(crypto_use_direct(CRYPTO_FIPS_PATH) ? f##_direct(__VA_ARGS__)         \
+					     : f##_evp(__VA_ARGS__))
 #else
-#define IMPL(f) f##_evp
+#define IMPL(f, ...) f##_evp(__VA_ARGS__)
 #endif
 
 int
 crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 {
-	return IMPL(crypto_sha256)(data, len, out);
+	return IMPL(crypto_sha256, data, len, out);
 }
 
 int
 crypto_p256_point(const uint8_t *raw, size_t len, uint8_t point[65])
 {
-	return IMPL(crypto_p256_point)(raw, len, point);
+	return IMPL(crypto_p256_point, raw, len, point);
 }
 
 int
 crypto_es256_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
     const uint8_t *sig, size_t sig_len)
 {
-	return IMPL(crypto_es256_verify)(point, msg, msg_len, sig, sig_len);
+	return IMPL(crypto_es256_verify, point, msg, msg_len, sig, sig_len);
+}
+
+const char *
+crypto_verify_impl_at(const char *fips_path)
+{
+	if (!DIRECT_VERIFY)
+		return "evp";
+	return crypto_use_direct(fips_path) ? "direct"
+					    : "evp (kernel FIPS mode)";
 }
 
 const char *
 crypto_verify_impl(void)
 {
-	return DIRECT_VERIFY ? "direct" : "evp";
+	return crypto_verify_impl_at(CRYPTO_FIPS_PATH);
 }

@@ -33,8 +33,11 @@ int crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
     uint8_t flags, uint32_t counter, const uint8_t chal[32], const uint8_t *sig,
     size_t sig_len);
 
-/* "direct" or "evp": which implementation the functions above use
- * (crypto.c, crypto_direct.c); for version output and debug logs. */
+/* "evp", "direct" or "evp (kernel FIPS mode)": which implementation the
+ * functions above use (crypto.c, crypto_direct.c; the direct one only in
+ * a build configured --enable-direct-verify, and not while
+ * /proc/sys/crypto/fips_enabled is 1); for version output and debug
+ * logs. */
 const char *crypto_verify_impl(void);
 
 #endif

@@ -19,8 +19,14 @@
  *
  * Checked against the EVP implementation (crypto.c) and NIST's P-256
  * signature vectors by tests/test_es256.c, and against EVP on every input
- * by fuzz/fuzz_es256.c. configure --disable-direct-verify leaves this
- * file empty and makes crypto.c use EVP throughout. */
+ * by fuzz/fuzz_es256.c.
+ *
+ * Opt-in: built only with configure --enable-direct-verify (otherwise
+ * this file is empty and crypto.c uses EVP throughout), since these
+ * checks run outside OpenSSL's providers and so outside any policy
+ * openssl.cnf sets (a FIPS provider, default_properties = fips=yes). Even
+ * then crypto.c uses EVP while /proc/sys/crypto/fips_enabled is 1
+ * (crypto_select.c). */
 #include "config.h"
 
 #if DIRECT_VERIFY

@@ -25,6 +25,20 @@ int crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65]);
 int crypto_es256_verify_evp(const uint8_t point[65], const uint8_t *msg,
     size_t msg_len, const uint8_t *sig, size_t sig_len);
 
+/* Where Linux says whether it runs in FIPS mode ("1" or "0"). */
+#define CRYPTO_FIPS_PATH "/proc/sys/crypto/fips_enabled"
+
+/* 1 when the file at path (CRYPTO_FIPS_PATH outside tests) says FIPS
+ * mode, 0 when it says "0" or does not exist (a kernel without FIPS
+ * support); 1 for anything else (unreadable, other contents): when in
+ * doubt, EVP. */
+int crypto_fips_mode(const char *path);
+/* 1 when crypto.h's functions are to use the direct implementation: it
+ * is built (DIRECT_VERIFY) and crypto_fips_mode(fips_path) is 0. */
+int crypto_use_direct(const char *fips_path);
+/* crypto_verify_impl() with the FIPS switch read from fips_path. */
+const char *crypto_verify_impl_at(const char *fips_path);
+
 #if DIRECT_VERIFY
 int crypto_sha256_direct(
     const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);

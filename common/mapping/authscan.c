@@ -291,24 +291,43 @@ scan_nt_avx2(struct authfile_scan *sc, const char *buf, size_t len)
 #endif
 
 int
-authfile_scan_lines_nt(struct authfile_scan *sc, const char *buf, size_t len)
+authscan_avx2_ok(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi");
+#else
+	return 0;
+#endif
+}
+
+int
+authfile_scan_lines_nt_path(struct authfile_scan *sc, const char *buf,
+    size_t len, enum authscan_path path)
 {
 	const char *p = buf, *end = buf + len;
 
 	if (sc->err != ERR_OK)
 		return sc->err;
+	if (path == AUTHSCAN_AVX2 && !authscan_avx2_ok())
+		return sc->err = ERR_UNSUPPORTED;
 	if (len == 0)
 		return ERR_OK;
 	if (buf == NULL || buf[len] != '\0')
 		return sc->err = ERR_INVAL;
 #if defined(__x86_64__) && defined(__GNUC__)
-	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi"))
+	if (path != AUTHSCAN_PORTABLE && authscan_avx2_ok())
 		return scan_nt_avx2(sc, buf, len);
 #endif
 	while (p < end)
 		if (scan_to_eol(sc, &p, end, NULL) != ERR_OK)
 			return sc->err;
 	return ERR_OK;
+}
+
+int
+authfile_scan_lines_nt(struct authfile_scan *sc, const char *buf, size_t len)
+{
+	return authfile_scan_lines_nt_path(sc, buf, len, AUTHSCAN_AUTO);
 }
 
 int

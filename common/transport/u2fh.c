@@ -3,11 +3,7 @@
  * native transport. Compiled only with --with-libu2f-host. */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,13 +16,16 @@
 #include "base/util.h"
 #include "ctaphid.h"
 #include "u2fh.h"
+#include "u2fh_int.h"
 #include "xport_int.h"
 
-/* One discovery: the libu2f-host handle all its devices share. */
+/* One discovery: the libu2f-host handle all its devices share, and every
+ * call still running on it (a straggler holds a reference until it is
+ * done, so the handle outlives it). */
 struct dev_u2fh_ctx {
 	const struct dev_u2fh_lib *lib;
 	void *devs;
-	size_t refs;
+	atomic_size_t refs;
 };
 
 /* One device. libu2f-host sends and receives in one call, so a send is
@@ -64,82 +63,43 @@ dev_u2fh_err(int rc)
 static void
 ctx_unref(struct dev_u2fh_ctx *ctx)
 {
-	if (ctx == NULL || --ctx->refs > 0)
+	if (ctx == NULL || atomic_fetch_sub(&ctx->refs, 1) > 1)
 		return;
 	if (ctx->devs != NULL)
 		ctx->lib->done(ctx->devs);
 	free(ctx);
 }
 
-/* One library call, run by a worker thread under our deadline. */
-struct u2fh_job {
-	const struct dev_u2fh_lib *lib;
-	void *devs;
-	bool discover; /* else sendrecv */
-	unsigned *max_index;
-	unsigned index;
-	uint8_t cmd;
-	const uint8_t *send;
-	uint16_t sendlen;
-	uint8_t *recv;
-	size_t *recvlen;
-	int rc;
-	int wfd; /* one byte written when done */
-};
-
-static void *
-u2fh_worker(void *arg)
+static void
+ctx_unref_job(void *arg)
 {
-	struct u2fh_job *j = arg;
-	ssize_t w;
-
-	if (j->discover)
-		j->rc = j->lib->discover(j->devs, j->max_index);
-	else
-		j->rc = j->lib->sendrecv(j->devs, j->index, j->cmd, j->send,
-		    j->sendlen, j->recv, j->recvlen);
-	w = write(j->wfd, "", 1);
-	(void)w;
-	return NULL;
+	ctx_unref(arg);
 }
 
-/* Run j for at most ms: ERR_OK (its result in j->rc), or ERR_TIMEOUT once
- * the worker is cancelled (it waits in poll(2), a cancellation point) and
- * joined. The worker starts with every signal blocked. */
+/* A job on ctx's handle, holding a reference on ctx until it is freed. */
 static int
-u2fh_run(struct u2fh_job *j, int ms)
+ctx_job(struct dev_u2fh_ctx *ctx, size_t recvcap, struct u2fh_job **out)
 {
-	int64_t deadline = util_now_ms() + ms;
-	int fd[2] = {-1, -1}, r, n;
-	struct pollfd pfd;
-	sigset_t all, old;
-	void *res = NULL;
-	pthread_t t;
+	int r;
 
-	if (pipe2(fd, O_CLOEXEC) != 0)
-		return ERR_SYSTEM;
-	j->wfd = fd[1];
-	(void)sigfillset(&all);
-	(void)pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&t, NULL, u2fh_worker, j);
-	(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r != 0) {
-		r = ERR_SYSTEM;
-		goto fail;
+	atomic_fetch_add(&ctx->refs, 1);
+	if ((r = u2fh_job_new(recvcap, ctx_unref_job, ctx, out)) != ERR_OK) {
+		ctx_unref(ctx);
+		return r;
 	}
-	pfd.fd = fd[0];
-	pfd.events = POLLIN;
-	do {
-		n = poll(&pfd, 1, util_ms_left(deadline));
-	} while (n < 0 && errno == EINTR);
-	if (n <= 0)
-		(void)pthread_cancel(t);
-	(void)pthread_join(t, &res);
-	r = res == PTHREAD_CANCELED ? ERR_TIMEOUT : ERR_OK;
-fail:
-	close(fd[0]);
-	close(fd[1]);
-	return r;
+	(*out)->lib = ctx->lib;
+	(*out)->devs = ctx->devs;
+	return ERR_OK;
+}
+
+/* The log line's tail for a job that did not complete. */
+static const char *
+job_why(const struct u2fh_job *j, int r)
+{
+	if (j != NULL && j->refused)
+		return " (too many libu2f-host calls still running past their "
+		       "deadline: not started)";
+	return r == ERR_TIMEOUT ? " (no answer in time: dropped)" : "";
 }
 
 static int
@@ -173,8 +133,8 @@ u2fh_recv(struct xport *x, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len,
 	struct u2fh_xstate *xs = x->state;
 	const struct dev_u2fh_lib *lib = xs->ctx->lib;
 	size_t want = cap < CTAPHID_MAX_MSG ? cap : CTAPHID_MAX_MSG;
-	size_t offer = want + DEV_U2FH_OFFER_EXTRA, got = offer;
-	struct u2fh_job j;
+	size_t offer = want + DEV_U2FH_OFFER_EXTRA;
+	struct u2fh_job *j = NULL;
 	int r;
 
 	(void)ms;
@@ -183,31 +143,30 @@ u2fh_recv(struct xport *x, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len,
 		return ERR_NODEV;
 	if (!xs->pending || cmd != xs->cmd)
 		return ERR_INVAL;
-	memset(&j, 0, sizeof(j));
-	if ((j.recv = calloc(1, offer + DEV_U2FH_SLACK)) == NULL)
-		return ERR_NOMEM;
+	if ((r = ctx_job(xs->ctx, offer + DEV_U2FH_SLACK, &j)) != ERR_OK)
+		return r;
 	xs->pending = false;
-	j.lib = lib;
-	j.devs = xs->ctx->devs;
-	j.index = xs->index;
-	j.cmd = cmd;
-	j.send = xs->msg;
-	j.sendlen = (uint16_t)xs->len;
-	j.recvlen = &got;
-	r = u2fh_run(&j, lib->xfer_ms > 0 ? lib->xfer_ms : DEV_U2FH_XFER_MS);
+	j->index = xs->index;
+	j->cmd = cmd;
+	memcpy(j->send, xs->msg, xs->len);
+	j->sendlen = (uint16_t)xs->len;
+	j->recvlen = offer;
 	util_wipe(xs->msg, sizeof(xs->msg));
-	if (r == ERR_OK && (r = dev_u2fh_err(j.rc)) == ERR_OK && got > want)
+	r = u2fh_job_run(j, lib->xfer_ms > 0 ? lib->xfer_ms : DEV_U2FH_XFER_MS);
+	if (r == ERR_OK && (r = dev_u2fh_err(j->rc)) == ERR_OK &&
+	    j->recvlen > want)
 		r = ERR_PROTO; /* longer than the protocol allows */
-	if (r == ERR_TIMEOUT)
+	if (r == ERR_TIMEOUT || j->refused)
 		xs->dead = true;
 	if (r == ERR_OK) {
-		memcpy(buf, j.recv, got);
-		*len = got;
+		memcpy(buf, j->recv, j->recvlen);
+		*len = j->recvlen;
 	} else
 		log_msg(x->log, "%s: %s: u2fh_sendrecv: %d, %zu bytes: %s%s",
-		    __func__, x->path, j.rc, got, err_str(r),
-		    xs->dead ? " (no answer in time: dropped)" : "");
-	util_freezero(j.recv, offer + DEV_U2FH_SLACK);
+		    __func__, x->path, r == ERR_TIMEOUT ? 0 : j->rc,
+		    r == ERR_TIMEOUT ? 0 : j->recvlen, err_str(r),
+		    job_why(j, r));
+	u2fh_job_release(&j);
 	return r;
 }
 
@@ -267,7 +226,7 @@ u2fh_open_one(struct dev_u2fh_ctx *ctx, unsigned index, const struct log *lg,
 	}
 	xs->ctx = ctx;
 	xs->index = index;
-	ctx->refs++;
+	atomic_fetch_add(&ctx->refs, 1);
 	(*out)->state = xs;
 	return ERR_OK;
 }
@@ -299,7 +258,7 @@ u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
     const struct log *lg, int *rc)
 {
 	const struct dev_u2fh_lib *lib = ctx->lib;
-	struct u2fh_job j;
+	struct u2fh_job *j = NULL;
 	int r;
 
 	if ((*rc = lib->init(&ctx->devs)) != U2FH_OK) {
@@ -309,19 +268,21 @@ u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
 		    err_str(r));
 		return r;
 	}
-	memset(&j, 0, sizeof(j));
-	j.lib = lib;
-	j.devs = ctx->devs;
-	j.discover = true;
-	j.max_index = max_index;
-	r = u2fh_run(
-	    &j, lib->discover_ms > 0 ? lib->discover_ms : DEV_U2FH_DISCOVER_MS);
-	*rc = j.rc;
-	if (r == ERR_OK && *rc != U2FH_OK && *rc != U2FH_NO_U2F_DEVICE)
-		r = dev_u2fh_err(*rc);
+	if ((r = ctx_job(ctx, 0, &j)) != ERR_OK)
+		return r;
+	j->discover = true;
+	r = u2fh_job_run(
+	    j, lib->discover_ms > 0 ? lib->discover_ms : DEV_U2FH_DISCOVER_MS);
+	*rc = r == ERR_OK ? j->rc : 0; /* 0: it did not return in time */
+	if (r == ERR_OK) {
+		*max_index = j->max_index;
+		if (*rc != U2FH_OK && *rc != U2FH_NO_U2F_DEVICE)
+			r = dev_u2fh_err(*rc);
+	}
 	if (r != ERR_OK)
-		log_msg(lg, "%s: u2fh_devs_discover: %d (%s)", __func__, *rc,
-		    err_str(r));
+		log_msg(lg, "%s: u2fh_devs_discover: %d (%s)%s", __func__, *rc,
+		    err_str(r), job_why(j, r));
+	u2fh_job_release(&j);
 	return r;
 }
 
@@ -340,7 +301,7 @@ dev_u2fh_xports_with(const struct dev_u2fh_lib *lib, size_t max,
 	if ((ctx = calloc(1, sizeof(*ctx))) == NULL)
 		return ERR_NOMEM;
 	ctx->lib = lib;
-	ctx->refs = 1; /* ours until the devices hold theirs */
+	atomic_init(&ctx->refs, 1); /* ours until the devices hold theirs */
 	if ((r = u2fh_discover(ctx, &max_index, lg, &rc)) != ERR_OK)
 		goto fail;
 	if ((set = calloc(rc == U2FH_OK ? (size_t)max_index + 1 : 1,
@@ -413,6 +374,10 @@ lib_version(void)
 	return u2fh_check_version(NULL);
 }
 
+/* libu2f-host's running calls: process state, as the library's own is
+ * (u2fh_int.h). */
+static atomic_uint lib_calls;
+
 const struct dev_u2fh_lib dev_u2fh_libu2fhost = {
     .init = lib_init,
     .discover = lib_discover,
@@ -420,6 +385,7 @@ const struct dev_u2fh_lib dev_u2fh_libu2fhost = {
     .sendrecv = lib_sendrecv,
     .done = lib_done,
     .version = lib_version,
+    .calls = &lib_calls,
 };
 
 const char *

@@ -6,6 +6,7 @@
 #ifndef PU_DEV_U2FH_H
 #define PU_DEV_U2FH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,10 +25,15 @@
 
 /* libu2f-host 1.1.10 waits without end while a device sends KEEPALIVE
  * frames, so each of its calls that talks to devices runs in a worker
- * thread that is cancelled at a deadline of ours (see README). A U2F key
+ * thread that we stop waiting for at a deadline of ours (see README); the
+ * worker is never cancelled (the library is not cancellation-safe) but
+ * left to finish on its own copy of the call (u2fh_int.h). A U2F key
  * answers every request at once (6985 while it waits for a touch). */
 #define DEV_U2FH_XFER_MS 3000      /* one u2fh_sendrecv */
 #define DEV_U2FH_DISCOVER_MS 10000 /* u2fh_devs_discover */
+/* At most this many library calls at once in a process, those still
+ * running past their deadline included; a call beyond it is refused. */
+#define DEV_U2FH_CALLS_MAX 8
 
 /* The library operations we use. Return values are libu2f-host's u2fh_rc
  * codes (0 = U2FH_OK). */
@@ -47,6 +53,11 @@ struct dev_u2fh_lib {
 	const char *(*version)(void);
 	int xfer_ms;     /* 0: DEV_U2FH_XFER_MS */
 	int discover_ms; /* 0: DEV_U2FH_DISCOVER_MS */
+	/* The calls of this library running now, past their deadline or
+	 * not: one counter per library (the library's own state is
+	 * process-wide), at most calls_max (0: DEV_U2FH_CALLS_MAX). */
+	atomic_uint *calls;
+	unsigned calls_max;
 };
 
 extern const struct dev_u2fh_lib dev_u2fh_libu2fhost;

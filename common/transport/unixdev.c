@@ -14,6 +14,7 @@
 #include "hid.h"
 #include "unixdev.h"
 #include "base/util.h"
+#include "unixpath.h"
 
 struct unixdev {
 	int fd;
@@ -51,7 +52,10 @@ unixdev_open(const char *path, int *err)
 	if (path == NULL || strncmp(path, UNIXDEV_PREFIX, plen) != 0 ||
 	    path[plen] == '\0' || strlen(path + plen) >= sizeof(sun.sun_path))
 		goto fail;
-	memcpy(sun.sun_path, path + plen, strlen(path + plen));
+	/* only a socket that no one but root (or we) could have bound */
+	if ((r = unixpath_resolve(path + plen, geteuid(), sun.sun_path,
+		 sizeof(sun.sun_path))) != ERR_OK)
+		goto fail;
 	if ((fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0) {
 		r = ERR_SYSTEM;
 		goto fail;

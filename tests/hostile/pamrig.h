@@ -12,7 +12,6 @@
 #define ORIGIN "pam://hostile"
 #define TIMEOUT_S 2
 #define OPEN_MS 1000 /* the module's TOUCH_OPEN_MS */
-#define SLACK_MS 2000
 #define ARGS_MAX 1024
 #define NODEV "devices=unix:/nonexistent/sock timeout=1"
 

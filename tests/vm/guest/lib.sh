@@ -56,6 +56,34 @@ run_cmd() {
 }
 took() { [ "$rs" -lt 3 ] || diag "took $rs s"; }
 
+# paced NAME LOG PATTERN MS: the requests matching PATTERN in a token's
+# LOG number at least one and at most what MS holds at one per 100 ms
+# (the host's re-send interval while waiting for a touch), plus the first
+# and one at the deadline: the wait ended at its deadline, not later. A
+# count, not a duration: a loaded machine sends fewer, never more.
+paced() {
+	pn=$1 plog=$2 ppat=$3 pms=$4
+	pc=$(grep -c "$ppat" "$plog" 2>/dev/null)
+	pmax=$((pms / 100 + 2))
+	if [ "${pc:-0}" -ge 1 ] && [ "$pc" -le "$pmax" ]; then
+		pass "$pn ($pc requests, at most $pmax)"
+	else
+		fail "$pn" "${pc:-0} requests matching '$ppat', wanted 1..$pmax"
+		diag_file "$plog"
+	fi
+}
+
+# not_timed_out NAME FILE: the failure logged in FILE (the module's debug
+# output) was not the deadline's: the error that ended it came first.
+not_timed_out() {
+	if grep -q 'timed out' "$2"; then
+		fail "$1" "ended by the timeout"
+		diag_file "$2"
+	else
+		pass "$1"
+	fi
+}
+
 # expect_ok NAME CMD...: passes if CMD exits 0.
 expect_ok() {
 	name=$1
