@@ -419,8 +419,8 @@ targets() {
 		ok=$(echo "$e" | awk '{ for (i = 1; i <= NF; i++) if ($i != 1) { print 0; exit } print 1 }')
 	fi
 	echo "- devices enumerated once per authentication whatever the number of credentials: ours$e (old, no device:$eo): $(verdict "$ok")"
-	ok=$(awk -F'|' '/ %/ { gsub(/[ %]/, "", $6); if ($6 + 0 > 1) bad = 1; n++ } END { print (n > 0 && !bad) ? 1 : 0 }' "$work/idle")
-	echo "- CPU while waiting for a touch at most 1 % of the wait, module and pamu2fcfg, \"touch needed\" and keepalive keys: $(awk -F'|' '/ %/ { gsub(/ /, "", $6); printf "%s ", $6 }' "$work/idle")$(verdict "$ok")"
+	ok=$(awk -F'|' '/ %/ { gsub(/[ %]/, "", $6); if ($6 + 0 > 1) bad = 1; n++ } END { print (n > 0 && !bad) ? 1 : 0 }' "$work/idle.md")
+	echo "- CPU while waiting for a touch at most 1 % of the wait, module and pamu2fcfg, \"touch needed\" and keepalive keys: $(awk -F'|' '/ %/ { gsub(/ /, "", $6); printf "%s ", $6 }' "$work/idle.md")$(verdict "$ok")"
 	if [ "$VM_DONE" = 1 ]; then
 		ia=$(vmget instr1 ours-1); ib=$(vmget instr1 old-1)
 		fl=$(vmget instr1 floor-verify)
@@ -525,7 +525,7 @@ write_report() {
 		echo "(41b561b), the \"touch needed\" rows measured 25-28 % on this"
 		echo "machine under load, about 50 % on an idle one."
 		echo
-		cat "$work/idle"
+		cat "$work/idle.md"
 		echo
 		echo "## Where the instructions go"
 		echo
@@ -552,7 +552,7 @@ gen_inputs
 run_nodevice
 run_host_full >"$work/host_full"
 log "idle: CPU while waiting for a touch (bench/idle.sh)"
-BENCH_BUILD=$build BENCH_WORK=$work "$here/idle.sh" >"$work/idle" 2>&1
+BENCH_BUILD=$build BENCH_WORK=$work "$here/idle.sh" >"$work/idle.md" 2>&1
 run_vm
 write_report
 log "wrote $out in $(( $(date +%s) - t_start )) s"

@@ -31,7 +31,8 @@ common_base_libbase_la_SOURCES = \
 	common/base/rbuf.c common/base/rbuf.h \
 	common/base/b64.c common/base/b64.h \
 	common/base/cred.c common/base/cred.h \
-	common/base/safefile.c common/base/safefile.h
+	common/base/safefile.c common/base/safefile.h \
+	common/base/usergroup.c common/base/usergroup.h
 
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \
@@ -42,7 +43,8 @@ common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authfile.c common/mapping/authfile.h \
 	common/mapping/authfile_int.h common/mapping/authscan.c \
-	common/mapping/sshkey.c common/mapping/sshkey.h
+	common/mapping/sshkey.c common/mapping/sshkey.h \
+	common/mapping/mappath.c common/mapping/mappath.h
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \
@@ -60,6 +62,7 @@ common_transport_libtransport_la_SOURCES = \
 	common/transport/ctaphid.c common/transport/ctaphid.h \
 	common/transport/hidraw.c common/transport/hidraw_rdesc.c \
 	common/transport/hidraw.h \
+	common/transport/hidraw_node.c common/transport/hidraw_node.h \
 	common/transport/unixdev.c common/transport/unixdev.h \
 	common/transport/unixpath.c common/transport/unixpath.h
 common_transport_libtransport_la_CFLAGS = $(AM_CFLAGS) $(LIBU2FHOST_CFLAGS)

@@ -18,6 +18,7 @@
 #include "manualconv.h"
 #include "proto/proto.h"
 #include "retval.h"
+#include "tell.h"
 #include "touch.h"
 #include "userfile.h"
 
@@ -120,11 +121,13 @@ call_authenticate(struct call *c)
 
 	if ((r = call_user(c)) != ERR_OK)
 		return r;
-	r = userfile_load(
-	    &c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds, &c->no_creds);
+	r = userfile_load(&c->opt, &c->pw, &c->dbg, &c->uf, &c->creds,
+	    &c->ncreds, &c->no_creds);
+	if (r == ERR_NOT_FOUND && c->no_creds && !c->opt.nouserok &&
+	    !c->opt.alwaysok)
+		tell_no_creds(c);
 	if (r != ERR_OK)
 		return r;
-	debug_msg(&c->dbg, "%zu credential(s) for %s", c->ncreds, c->user);
 	if ((r = call_check_creds(c)) != ERR_OK)
 		return r;
 	if (c->opt.manual)
@@ -159,6 +162,7 @@ call_free(struct call *c)
 	c->ncreds = 0;
 	free(c->pwbuf);
 	c->pwbuf = NULL;
+	userfile_clear(&c->uf);
 	args_free(&c->opt);
 	debug_close(&c->dbg);
 }

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "base/cred.h"
 #include "debug.h"
+#include "userfile.h"
 
 struct call {
 	pam_handle_t *pamh;
@@ -22,11 +23,13 @@ struct call {
 	const char *user;
 	struct passwd pw;
 	char *pwbuf;
+	struct userfile uf; /* where the credentials came from */
 	struct cred *creds;
 	size_t ncreds;
 	bool no_creds; /* no mapping file, line or credentials */
 	char *pending; /* authpending file we created, or NULL */
 	int cue_err;   /* the cue could not be shown */
+	bool waited;   /* the wait for the touch began (after the cue) */
 };
 
 #endif

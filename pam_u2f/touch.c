@@ -10,6 +10,7 @@
 #include "converse.h"
 #include "base/err.h"
 #include "pending.h"
+#include "tell.h"
 #include "touch.h"
 #include "base/util.h"
 
@@ -46,9 +47,9 @@ touch_devices(
 	}
 	*deadline = util_now_ms() + (int64_t)c->opt.timeout * 1000;
 	for (;;) {
-		r = dev_open_backend(c->opt.backend, paths, c->opt.ndevices,
-		    (size_t)c->opt.max_devices, &c->dbg.log, TOUCH_OPEN_MS,
-		    *deadline, devs, ndevs, &first_err);
+		r = dev_open_backend((enum dev_backend)c->opt.backend, paths,
+		    c->opt.ndevices, (size_t)c->opt.max_devices, &c->dbg.log,
+		    TOUCH_OPEN_MS, *deadline, devs, ndevs, &first_err);
 		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
 		    (left = util_ms_left(*deadline)) == 0)
 			break;
@@ -65,7 +66,7 @@ touch_devices(
 		    first_err != ERR_OK ? err_str(first_err) : "");
 		if (first_err == ERR_FILE_UNSAFE)
 			debug_err(&c->dbg, "%s", TOUCH_UNIX_UNSAFE_MSG);
-		(void)converse_show(c->pamh, PAM_ERROR_MSG, TOUCH_NO_KEY_MSG);
+		tell_no_key(c, first_err);
 		return ERR_NO_KEY;
 	}
 	debug_msg(&c->dbg, "%zu security key(s) found", *ndevs);
@@ -79,6 +80,7 @@ touch_cue(void *arg)
 {
 	struct call *c = arg;
 
+	c->waited = true;
 	pending_create(c);
 	if (c->opt.cue &&
 	    converse_show(c->pamh, PAM_TEXT_INFO, c->opt.cue_prompt) != ERR_OK)
@@ -120,8 +122,11 @@ touch_run(struct call *c)
 		    "(counter %lu)",
 		    res.cred_index + 1, dev_path(devs[res.dev_index]),
 		    (unsigned long)res.assertion.counter);
-	else
+	else {
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
+		if (c->cue_err == ERR_OK)
+			tell_auth_failed(c, r, devs, ndevs, deadline);
+	}
 	auth_result_clear(&res);
 fail:
 	dev_close_all(devs, ndevs);

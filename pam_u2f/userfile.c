@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "mapping/authfile.h"
+#include "mapping/mappath.h"
 #include "base/err.h"
 #include "privdrop.h"
 #include "base/safefile.h"
@@ -71,23 +72,27 @@ userfile_join(const char *a, const char *b, const char *c, char **out)
 	return ERR_OK;
 }
 
-/* The per-user default: $XDG_CONFIG_HOME (secure_getenv, absolute only)
- * or ~/.config, then Yubico/u2f_keys; ~/.ssh/id_ecdsa_sk for sshformat. */
+/* The per-user default (common/mapping/mappath.c, the rule pamu2fcfg
+ * follows too), with XDG_CONFIG_HOME from secure_getenv. */
 static int
 userfile_default(const struct options *o, const struct passwd *pw,
-    const struct debug *dbg, char **out)
+    const struct debug *dbg, char **out, const char **src)
 {
-	const char *xdg;
+	const char *xdg =
+	    o->sshformat ? NULL : secure_getenv("XDG_CONFIG_HOME");
+	bool used = false;
+	int r;
 
-	if (o->sshformat)
-		return userfile_join(pw->pw_dir, USERFILE_SSH, "", out);
-	xdg = secure_getenv("XDG_CONFIG_HOME");
-	if (xdg != NULL && xdg[0] == '/')
-		return userfile_join(xdg, USERFILE_DIR, USERFILE_NAME, out);
-	if (xdg != NULL && xdg[0] != '\0')
+	r = mappath_default(
+	    pw->pw_dir, xdg, o->sshformat, out, &used, NULL, NULL);
+	if (r == ERR_FILE)
+		debug_err(
+		    dbg, "user %s: no absolute home directory", pw->pw_name);
+	*src = used ? "the per-user default under XDG_CONFIG_HOME"
+		    : "the per-user default";
+	if (!used && xdg != NULL && xdg[0] != '\0')
 		debug_msg(dbg, "XDG_CONFIG_HOME is not absolute, ignored");
-	return userfile_join(
-	    pw->pw_dir, ".config/" USERFILE_DIR, USERFILE_NAME, out);
+	return r;
 }
 
 int
@@ -101,7 +106,7 @@ userfile_path(const struct options *o, const struct passwd *pw,
 	memset(uf, 0, sizeof(*uf));
 	if (o->authfile == NULL) {
 		uf->user_file = uf->drop = true;
-		return userfile_default(o, pw, dbg, &uf->path);
+		return userfile_default(o, pw, dbg, &uf->path, &uf->source);
 	}
 	if (o->expand) {
 		if ((r = userfile_expand(o->authfile, pw, &p, &used)) !=
@@ -117,12 +122,15 @@ userfile_path(const struct options *o, const struct passwd *pw,
 		return ERR_NOMEM;
 	if (p[0] == '/') {
 		/* Central, unless it names the user's own file. */
+		uf->source = used ? "authfile= with %u or %h (the user's own)"
+				  : "authfile= (a central file)";
 		uf->user_file = used;
 		uf->drop = used || o->openasuser;
 		uf->path = p;
 		return ERR_OK;
 	}
 	uf->user_file = uf->drop = true;
+	uf->source = "authfile= relative to the home directory";
 	r = userfile_join(pw->pw_dir, p, "", &uf->path);
 	free(p);
 	return r;
@@ -150,17 +158,22 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 {
 	struct safefile_policy pol;
 	struct privdrop pd;
-	const char *why = NULL;
+	const char *why = NULL, *note = NULL;
 	int r, e;
 
 	/* A central file: root's, or the calling process's own when that
 	 * is not root (a screen locker); the same thing in sudo or login. */
-	pol.owner = uf->user_file ? pw->pw_uid : geteuid();
-	pol.max_size = uf->user_file ? USERFILE_USER_MAX : USERFILE_CENTRAL_MAX;
+	memset(&pol, 0, sizeof(pol));
+	pol.owner = geteuid();
+	pol.max_size = USERFILE_CENTRAL_MAX;
 	if (uf->drop && (r = privdrop_drop(&pd, pw)) != ERR_OK) {
 		debug_err(dbg, "cannot drop privileges to %s", pw->pw_name);
 		return r;
 	}
+	/* The user's own: a symbolic link only while we are the user
+	 * (pam-u2f 1.4), as pamu2fcfg reads it too. */
+	if (uf->user_file)
+		mappath_user_policy(pw, geteuid() == pw->pw_uid, &pol, &note);
 	if (sc != NULL)
 		r = safefile_read_lines(
 		    uf->path, &pol, userfile_feed, sc, &why);
@@ -171,6 +184,8 @@ userfile_read(const struct userfile *uf, const struct passwd *pw,
 		privdrop_restore(&pd); /* or abort() */
 	if (sc != NULL && r != ERR_OK && r == sc->err)
 		return r; /* the scan stopped the reading: userfile_parse */
+	if (r == ERR_OK && note != NULL)
+		debug_warn(dbg, "%s %s", uf->path, note);
 	if (r == ERR_FILE && e == ENOENT)
 		debug_msg(dbg, "%s does not exist", uf->path);
 	else if (r == ERR_FILE)
@@ -208,6 +223,11 @@ userfile_parse(const struct options *o, const struct userfile *uf,
 		*n = 1;
 		return ERR_OK;
 	}
+	if (sc->nskipped > 0)
+		debug_warn(dbg,
+		    "%s: %zu line(s) without a colon skipped (first: line "
+		    "%zu)",
+		    uf->path, sc->nskipped, sc->skipped_line);
 	r = authfile_scan_end(sc, creds, n, &bad);
 	if (r == ERR_PARSE)
 		debug_err(dbg, "%s: line %zu is malformed", uf->path, bad);
@@ -220,9 +240,9 @@ userfile_parse(const struct options *o, const struct userfile *uf,
 
 int
 userfile_load(const struct options *o, const struct passwd *pw,
-    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds)
+    const struct debug *dbg, struct userfile *uf, struct cred **creds,
+    size_t *n, bool *no_creds)
 {
-	struct userfile uf = {NULL, false, false};
 	struct authfile_scan sc;
 	char *buf = NULL;
 	size_t len = 0;
@@ -234,27 +254,28 @@ userfile_load(const struct options *o, const struct passwd *pw,
 	/* An invalid name fails in userfile_parse, after the file checks,
 	 * as it always did. */
 	(void)authfile_scan_init(&sc, pw->pw_name);
-	if ((r = userfile_path(o, pw, dbg, &uf)) != ERR_OK)
+	if ((r = userfile_path(o, pw, dbg, uf)) != ERR_OK)
 		goto fail;
-	debug_msg(dbg, "mapping file %s%s", uf.path,
-	    uf.drop ? " (read as the user)" : "");
-	r = userfile_read(&uf, pw, dbg, o->sshformat ? NULL : &sc, &buf, &len);
+	debug_msg(dbg, "mapping file %s (%s)%s", uf->path, uf->source,
+	    uf->drop ? ", read as the user" : "");
+	r = userfile_read(uf, pw, dbg, o->sshformat ? NULL : &sc, &buf, &len);
 	if (r != ERR_OK && (o->sshformat || r != sc.err))
 		goto fail;
-	if ((r = userfile_parse(o, &uf, pw, dbg, &sc, buf, len, creds, n)) !=
+	if ((r = userfile_parse(o, uf, pw, dbg, &sc, buf, len, creds, n)) !=
 	    ERR_OK)
 		goto fail;
 	if (*n == 0) {
 		debug_msg(
-		    dbg, "%s: no credentials for %s", uf.path, pw->pw_name);
+		    dbg, "%s: no credentials for %s", uf->path, pw->pw_name);
 		r = ERR_NOT_FOUND;
-	}
+	} else
+		debug_msg(dbg, "%zu credential(s) for %s from %s", *n,
+		    pw->pw_name, uf->path);
 fail:
 	if (r == ERR_NOT_FOUND)
 		*no_creds = true;
 	/* Frees what the scan found when userfile_parse did not take it. */
 	(void)authfile_scan_end(&sc, NULL, NULL, NULL);
 	util_freezero(buf, len);
-	userfile_clear(&uf);
 	return r;
 }

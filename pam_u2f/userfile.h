@@ -14,27 +14,27 @@
 #include "base/cred.h"
 #include "debug.h"
 
-#define USERFILE_USER_MAX (1024 * 1024)          /* per-user file cap */
 #define USERFILE_CENTRAL_MAX (256 * 1024 * 1024) /* central file cap */
-#define USERFILE_DIR "Yubico"
-#define USERFILE_NAME "u2f_keys"
-#define USERFILE_SSH ".ssh/id_ecdsa_sk"
 
 struct userfile {
-	char *path;     /* the file chosen */
-	bool user_file; /* the user's own: may be owned by the user,
-			 * per-user size cap */
-	bool drop;      /* read with the user's privileges */
+	char *path;         /* the file chosen */
+	bool user_file;     /* the user's own: may be owned by the user,
+			     * per-user size cap */
+	bool drop;          /* read with the user's privileges */
+	const char *source; /* why this file, for the log (static) */
 };
 
 /* Choose the file. ERR_CONFIG for a bad expand= pattern. */
 int userfile_path(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct userfile *uf);
-/* Load pw's credentials. ERR_NOT_FOUND (and *no_creds = true) only when
- * the file does not exist, has no line for the user, or the line has no
- * credentials. ERR_SYSTEM if privileges could not be restored. */
+/* Load pw's credentials from the file userfile_path chooses (left in
+ * *uf, even on failure: userfile_clear it). ERR_NOT_FOUND (and *no_creds
+ * = true) only when the file does not exist, has no line for the user,
+ * or the line has no credentials. ERR_SYSTEM if privileges could not be
+ * restored. */
 int userfile_load(const struct options *o, const struct passwd *pw,
-    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds);
+    const struct debug *dbg, struct userfile *uf, struct cred **creds,
+    size_t *n, bool *no_creds);
 void userfile_clear(struct userfile *uf);
 
 #endif

@@ -25,3 +25,8 @@ tests_test_sshkey_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 # sshkey fixtures made with the real ssh-keygen; see tests/data/README.
 EXTRA_DIST += tests/data/README tests/data/sk-fixture-provider.c \
 	tests/data/sshkey_ecdsa_sk tests/data/sshkey_ed25519_sk
+
+# The default mapping path and the user-file policy (common/mapping).
+check_PROGRAMS += tests/test_mappath
+TESTS += tests/test_mappath
+tests_test_mappath_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)

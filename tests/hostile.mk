@@ -18,7 +18,8 @@ PAM_HOSTILE_RIG = tests/hostile/pamrig.c tests/hostile/pamrig.h \
 	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/test.h
 PAM_HOSTILE_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
-	-I$(top_srcdir)/tests -I$(top_srcdir)/tests/module
+	-I$(top_srcdir)/tests -I$(top_srcdir)/tests/module \
+	-I$(top_srcdir)/pam_u2f
 PAM_HOSTILE_LDADD = tests/libtokenctl.la common/libcommon.la $(PAM_LIBS) \
 	$(LIBCRYPTO_LIBS) -lpthread -ldl
 tests_hostile_test_pam_hostile_SOURCES = tests/hostile/test_pam_hostile.c \

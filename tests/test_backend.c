@@ -29,14 +29,14 @@ test_libu2fhost_only_when_built(void)
 	enum dev_backend b = DEV_BACKEND_NATIVE;
 
 #ifdef HAVE_LIBU2F_HOST
-	T_TRUE(dev_u2fh_version() != NULL);
+	T_TRUE(xport_u2fh_version() != NULL);
 	T_EQ_ERR(dev_backend_parse("libu2f-host", &b), ERR_OK);
 	T_EQ_INT(b, DEV_BACKEND_LIBU2FHOST);
 #else
 	struct dev **devs = NULL;
 	size_t n = 9;
 
-	T_TRUE(dev_u2fh_version() == NULL);
+	T_TRUE(xport_u2fh_version() == NULL);
 	T_EQ_ERR(dev_backend_parse("libu2f-host", &b), ERR_UNSUPPORTED);
 	T_EQ_INT(b, DEV_BACKEND_NATIVE);
 	T_EQ_ERR(dev_open_backend(DEV_BACKEND_LIBU2FHOST, NULL, 0, 0, NULL, 100,

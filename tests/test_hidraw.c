@@ -12,6 +12,7 @@
 #include "base/err.h"
 #include "transport/hid.h"
 #include "transport/hidraw.h"
+#include "transport/hidraw_node.h"
 #include "test.h"
 #include "transport/unixdev.h"
 
@@ -333,6 +334,11 @@ make_tree(const char *root)
 	    rd_fido_id, sizeof(rd_fido_id),
 	    "HID_ID=0003:00000001:00000002\n"
 	    "HID_NAME=Report Id Token\n");
+	/* the same YubiKey's OTP keyboard interface (USB device 1-1) */
+	fake_node(root, "hidraw9",
+	    "devices/usb1/1-1/1-1:1.1/0003:1050:0407.0005", rd_keyboard,
+	    sizeof(rd_keyboard),
+	    "HID_ID=0003:00001050:00000407\nHID_NAME=Yubico YubiKey OTP\n");
 	/* a node that vanished and a name that is no hidraw node */
 	mkdirs(root, "sys/class/hidraw/hidraw7");
 	mkdirs(root, "sys/class/hidraw/foo");
@@ -367,6 +373,57 @@ test_discover(void)
 		T_EQ_INT(list[1].report_out, 64);
 	}
 	xport_info_free(list, n);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	T_EQ_INT(system(cmd), 0);
+}
+
+static void
+count_name(void *arg, const char *name)
+{
+	char *seen = arg;
+
+	strncat(seen, name, 63 - strlen(seen));
+	strncat(seen, " ", 63 - strlen(seen));
+}
+
+/* hidraw_node.c: what a node is, from sysfs only; the FIDO node of the
+ * same USB device; FIDO nodes with report IDs. */
+static void
+test_node(void)
+{
+	char root[] = "/tmp/test_hidraw.XXXXXX", sys[64], cmd[128];
+	char sib[32], seen[64] = "";
+	struct hidraw_node hn;
+
+	if (mkdtemp(root) == NULL)
+		abort();
+	make_tree(root);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	T_EQ_ERR(hidraw_node_at(sys, "hidraw9", &hn), ERR_OK);
+	T_TRUE(!hn.fido && !hn.report_ids);
+	T_EQ_ERR(hidraw_node_at(sys, "hidraw10", &hn), ERR_OK);
+	T_TRUE(hn.fido && !hn.report_ids);
+	T_EQ_ERR(hidraw_node_at(sys, "hidraw4", &hn), ERR_OK);
+	T_TRUE(hn.fido && hn.report_ids);
+	T_EQ_ERR(hidraw_node_at(sys, "hidraw7", &hn), ERR_NOT_FOUND);
+	T_EQ_ERR(hidraw_node_at(sys, "hidraw99", &hn), ERR_NOT_FOUND);
+	T_EQ_ERR(hidraw_node_at(sys, "foo", &hn), ERR_INVAL);
+	T_EQ_ERR(hidraw_node_at(sys, "hidraw1/../hidraw9", &hn), ERR_INVAL);
+	/* The keyboard interface of the YubiKey: its FIDO interface. */
+	T_EQ_ERR(
+	    hidraw_node_sibling_at(sys, "hidraw9", sib, sizeof(sib)), ERR_OK);
+	T_EQ_STR(sib, "hidraw10");
+	/* Too small a buffer: not found rather than cut. */
+	T_EQ_ERR(hidraw_node_sibling_at(sys, "hidraw9", sib, 8), ERR_NOT_FOUND);
+	/* Another USB device's keyboard has none; virtual (uhid) nodes
+	 * share a parent but are no one device: none either. */
+	T_EQ_ERR(hidraw_node_sibling_at(sys, "hidraw1", sib, sizeof(sib)),
+	    ERR_NOT_FOUND);
+	T_EQ_ERR(hidraw_node_sibling_at(sys, "hidraw4", sib, sizeof(sib)),
+	    ERR_NOT_FOUND);
+	T_EQ_ERR(hidraw_node_report_ids_at(sys, count_name, seen), ERR_OK);
+	T_EQ_STR(seen, "hidraw4 ");
+	T_EQ_ERR(hidraw_node_report_ids_at(root, count_name, seen), ERR_OK);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	T_EQ_INT(system(cmd), 0);
 }
@@ -432,5 +489,5 @@ TEST_MAIN(TEST(test_rdesc_fido), TEST(test_rdesc_not_fido),
     TEST(test_rdesc_composite), TEST(test_rdesc_truncated),
     TEST(test_rdesc_garbage), TEST(test_rdesc_long_item),
     TEST(test_rdesc_sizes), TEST(test_rdesc_report_id),
-    TEST(test_rdesc_push_pop), TEST(test_discover), TEST(test_discover_empty),
-    TEST(test_open_refusals), TEST(test_io_for))
+    TEST(test_rdesc_push_pop), TEST(test_discover), TEST(test_node),
+    TEST(test_discover_empty), TEST(test_open_refusals), TEST(test_io_for))

@@ -74,6 +74,7 @@ policy(size_t max)
 {
 	struct safefile_policy pol;
 
+	memset(&pol, 0, sizeof(pol));
 	pol.owner = geteuid();
 	pol.max_size = max;
 	return pol;
@@ -221,6 +222,95 @@ test_wrong_owner_refused(void)
 	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
 	T_EQ_INT(len, 3);
 	free(buf);
+	cleanup();
+}
+
+/* follow_own (a user's own file, read as the user): a symbolic link is
+ * followed to a regular file of the allowed owner only; not to root's,
+ * not to a FIFO (without blocking), not without follow_own. */
+static void
+test_follow_own(void)
+{
+	struct safefile_policy pol = policy(4096);
+	char target[PATH_MAX], link[PATH_MAX];
+	const char *why = NULL, *note = "unset";
+	char *buf = NULL;
+	size_t len = 0;
+
+	fresh_dir();
+	pol.note = &note;
+	make_file("target", "u:\n", 3, 0644);
+	memcpy(target, path, sizeof(target));
+	set_path("link");
+	memcpy(link, path, sizeof(link));
+	if (symlink(target, link) != 0)
+		abort();
+	T_EQ_ERR(safefile_read(link, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is a symbolic link");
+	pol.follow_own = 1;
+	T_EQ_ERR(safefile_read(link, &pol, &buf, &len, &why), ERR_OK);
+	T_EQ_INT(len, 3);
+	T_EQ_STR(note, SAFEFILE_NOTE_LINK);
+	free(buf);
+	/* The file itself, not through the link: no note. */
+	T_EQ_ERR(safefile_read(target, &pol, &buf, &len, &why), ERR_OK);
+	T_TRUE(note == NULL);
+	free(buf);
+	/* Root's file (or, not as root, a file of "another" owner): a
+	 * plain path would take root's, a link must not. */
+	if (geteuid() == 0)
+		pol.owner = 4242;
+	else
+		pol.owner = geteuid() + 1;
+	why = NULL;
+	T_EQ_ERR(safefile_read(link, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is a symbolic link to a file of another user");
+	T_TRUE(buf == NULL);
+	pol.owner = geteuid();
+	set_path("fifo");
+	if (mkfifo(path, 0600) != 0 || unlink(link) != 0 ||
+	    symlink(path, link) != 0)
+		abort();
+	alarm(10);
+	T_EQ_ERR(safefile_read(link, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	alarm(0);
+	T_EQ_STR(why, "is not a regular file");
+	/* A dangling link: no file (ENOENT), as for a missing path. */
+	if (unlink(link) != 0 || symlink("nowhere", link) != 0)
+		abort();
+	errno = 0;
+	T_EQ_ERR(safefile_read(link, &pol, &buf, &len, &why), ERR_FILE);
+	T_EQ_INT(errno, ENOENT);
+	cleanup();
+}
+
+/* group_ok: group-writable only for the given (private) group, with a
+ * note; world-writable never. */
+static void
+test_private_group(void)
+{
+	struct safefile_policy pol = policy(4096);
+	const char *why = NULL, *note = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+
+	fresh_dir();
+	pol.note = &note;
+	make_file("g", "u:\n", 3, 0664);
+	pol.group_ok = 1;
+	pol.group_gid = getegid();
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
+	T_EQ_STR(note, SAFEFILE_NOTE_GROUP);
+	free(buf);
+	pol.group_gid = getegid() + 1;
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	pol.group_gid = getegid();
+	make_file("o", "u:\n", 3, 0666);
+	why = NULL;
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	T_TRUE(buf == NULL);
 	cleanup();
 }
 
@@ -434,7 +524,8 @@ test_read_lines_same_checks(void)
 TEST_MAIN(TEST(test_normal_file_read_exactly), TEST(test_symlink_refused),
     TEST(test_fifo_refused_without_blocking),
     TEST(test_directory_and_device_refused), TEST(test_writable_refused),
-    TEST(test_wrong_owner_refused), TEST(test_root_owned_accepted),
+    TEST(test_wrong_owner_refused), TEST(test_follow_own),
+    TEST(test_private_group), TEST(test_root_owned_accepted),
     TEST(test_too_large_refused), TEST(test_grows_while_read),
     TEST(test_missing_keeps_errno), TEST(test_read_lines_pieces),
     TEST(test_read_lines_same_checks))

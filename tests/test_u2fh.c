@@ -85,7 +85,7 @@ test_backend_names(void)
 	T_EQ_STR(dev_backend_name(b), "native");
 	T_EQ_ERR(dev_backend_parse("libfido2", &b), ERR_CONFIG);
 	T_EQ_ERR(dev_backend_parse("", &b), ERR_CONFIG);
-	T_TRUE(dev_u2fh_version() != NULL);
+	T_TRUE(xport_u2fh_version() != NULL);
 }
 
 /* The real libu2f-host on a host with no hidraw device: an empty set,
@@ -207,11 +207,11 @@ test_version_and_transport_errors(void)
 	T_EQ_INT(n, 0);
 	T_EQ_ERR(first, ERR_IO);
 	dev_close_all(devs, n);
-	T_EQ_ERR(dev_u2fh_err(U2FH_OK), ERR_OK);
-	T_EQ_ERR(dev_u2fh_err(U2FH_MEMORY_ERROR), ERR_NOMEM);
-	T_EQ_ERR(dev_u2fh_err(U2FH_NO_U2F_DEVICE), ERR_NODEV);
-	T_EQ_ERR(dev_u2fh_err(U2FH_TIMEOUT_ERROR), ERR_IO);
-	T_EQ_ERR(dev_u2fh_err(U2FH_SIZE_ERROR), ERR_PROTO);
+	T_EQ_ERR(xport_u2fh_err(U2FH_OK), ERR_OK);
+	T_EQ_ERR(xport_u2fh_err(U2FH_MEMORY_ERROR), ERR_NOMEM);
+	T_EQ_ERR(xport_u2fh_err(U2FH_NO_U2F_DEVICE), ERR_NODEV);
+	T_EQ_ERR(xport_u2fh_err(U2FH_TIMEOUT_ERROR), ERR_IO);
+	T_EQ_ERR(xport_u2fh_err(U2FH_SIZE_ERROR), ERR_PROTO);
 }
 
 static void

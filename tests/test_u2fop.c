@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,9 +313,10 @@ register_waits_without_spinning(void)
 	T_EQ_ERR(dev_register(d, &req, &res, 1000), ERR_TIMEOUT);
 	T_TRUE(res.cert == NULL && res.cred.kh_len == 0);
 	/* at most one request per 100 ms (and the first): a spinning wait
-	 * sends thousands */
-	T_TRUE(f->msgs >= 2);
+	 * sends thousands (a loaded machine sends fewer, never more) */
+	T_TRUE(f->msgs >= 1);
 	T_TRUE(f->msgs <= 1 + 1000 / 100 + 1);
+	printf("# %d requests in a 1000 ms wait\n", f->msgs);
 out:
 	dev_close(&d);
 	free(f);

@@ -1,5 +1,6 @@
 # pamu2fcfg: shell tests (TAP) against the software token.
 TOOL_TESTS = tests/tool/enroll.sh tests/tool/mapfile.sh tests/tool/race.sh \
+	tests/tool/asuser.sh \
 	tests/tool/module.sh tests/tool/conf.sh tests/tool/manlint.sh
 TESTS += $(TOOL_TESTS)
 dist_check_SCRIPTS += $(TOOL_TESTS)

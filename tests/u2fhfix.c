@@ -27,7 +27,7 @@ static char statedir[] = "/tmp/test_u2fh.XXXXXX";
 /* Readable once the hung calls may return (u2fhfix_settle). */
 static int release_fd[2] = {-1, -1};
 
-/* The stand-in's running calls (struct dev_u2fh_lib.calls). */
+/* The stand-in's running calls (struct xport_u2fh_lib.calls). */
 static atomic_uint fake_calls;
 
 /* As libu2f-host 1.1.10 with a token that sends KEEPALIVE forever: no
@@ -147,7 +147,7 @@ fake_version(void)
 	return "fake";
 }
 
-static const struct dev_u2fh_lib fake_lib = {
+static const struct xport_u2fh_lib fake_lib = {
     .init = fake_init,
     .discover = fake_discover,
     .alive = fake_alive,
@@ -235,7 +235,7 @@ u2fhfix_open(size_t max, struct dev ***devs, size_t *n, int *first)
 	*n = 0;
 	if (first != NULL)
 		*first = ERR_OK;
-	if ((r = dev_u2fh_xports_with(&fake_lib, max, NULL, &xs, &nxs)) !=
+	if ((r = xport_u2fh_xports_with(&fake_lib, max, NULL, &xs, &nxs)) !=
 	    ERR_OK)
 		return r;
 	return dev_open_xports(xs, nxs, NULL, OPEN_MS, 0, devs, n, first);

@@ -1,6 +1,6 @@
 /* Fixtures shared by the unit tests of the libu2f-host backend
  * (tests/test_u2fh.c and tests/test_u2fhop.c): a stand-in for libu2f-host
- * (struct dev_u2fh_lib) with up to 3 device slots in front of one software
+ * (struct xport_u2fh_lib) with up to 3 device slots in front of one software
  * token, answering as u2fh_sendrecv of libu2f-host 1.1.10 does (its length
  * check and its writes) or with the faults a case asks for, and the token's
  * state directory. No assertions here: failures are returned, the tests
@@ -17,10 +17,10 @@
 
 #define ORIGIN "pam://test-host"
 #define OPEN_MS 1000
-/* The stand-in's bound on running calls (struct dev_u2fh_lib). */
+/* The stand-in's bound on running calls (struct xport_u2fh_lib). */
 #define U2FHFIX_CALLS_MAX 2
 /* The stand-in's deadlines for one exchange and for discovery
- * (dev_u2fh_lib.xfer_ms, .discover_ms), and the slice a hung call sleeps
+ * (xport_u2fh_lib.xfer_ms, .discover_ms), and the slice a hung call sleeps
  * in: a hang cut off at its deadline lasts DEADLINE / SLICE slices. */
 #define U2FHFIX_XFER_MS 300
 #define U2FHFIX_DISCOVER_MS 300

@@ -101,10 +101,8 @@ add_register(struct edit_ctx *c, struct cred *cred)
 
 	if ((r = precheck(c, &creds, &n)) != ERR_OK)
 		goto fail;
-	if ((r = enroll_open(c->o, &devs, &ndevs)) != ERR_OK) {
-		enroll_explain_open(c->o, r);
+	if ((r = enroll_open(c->o, &devs, &ndevs)) != ERR_OK)
 		goto fail;
-	}
 	if (enroll_held(c->o, devs, ndevs, creds, n, &which) == ERR_OK) {
 		tool_msg("key already enrolled for %s (credential %zu in %s)",
 		    c->o->user, which + 1, c->path);

@@ -29,10 +29,8 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
-	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK) {
-		enroll_explain_open(o, r);
+	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK)
 		goto fail;
-	}
 	req.creds = creds;
 	req.ncreds = n;
 	req.origin = o->cf.origin;

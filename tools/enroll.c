@@ -72,8 +72,8 @@ countdown(const struct tool_opts *o, int left_ms, int *shown)
 			    "(%d s) ",
 			    secs);
 	} else if (*shown < 0) {
-		tool_msg(
-		    "no security key found; waiting up to %d s", o->cf.timeout);
+		tool_msg("no usable security key yet; waiting up to %d s",
+		    o->cf.timeout);
 	}
 	*shown = secs;
 }
@@ -85,29 +85,53 @@ countdown_end(int shown)
 		fputc('\n', stderr);
 }
 
-/* Open the keys (explicit --device paths or discovered ones), waiting up
- * to the timeout for one to be plugged in. */
-int
-enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
+/* One attempt at opening the keys, as root (asuser.c). */
+static int
+open_round(const struct tool_opts *o, int64_t deadline, struct dev ***devs,
+    size_t *n, int *first_err)
 {
-	int64_t deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
-	int first_err, left, r, shown = -1;
+	int r;
 
-	for (;;) {
-		first_err = ERR_OK;
+	*first_err = ERR_OK;
+	*devs = NULL;
+	*n = 0;
+	asuser_leave(o); /* devices are opened as root */
+	r = dev_open_backend(o->backend, (const char *const *)o->cf.devices,
+	    o->cf.ndevices, 0, o->lg, OPEN_MS, deadline, devs, n, first_err);
+	if (r == ERR_OK && (r = asuser_enter(o)) != ERR_OK) {
+		dev_close_all(*devs, *n);
 		*devs = NULL;
 		*n = 0;
-		r = dev_open_backend(o->backend,
-		    (const char *const *)o->cf.devices, o->cf.ndevices, 0,
-		    o->lg, OPEN_MS, deadline, devs, n, &first_err);
+	}
+	return r;
+}
+
+/* Open the keys (explicit --device paths or discovered ones), waiting up
+ * to the timeout for one to be plugged in; *mute: the last error of a
+ * key that was there but did not answer. */
+static int
+open_wait(const struct tool_opts *o, struct dev ***devs, size_t *n, int *mute)
+{
+	int64_t deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
+	int first_err, left, r, shown = -1, round;
+
+	for (round = 0;; round++) {
+		r = open_round(o, deadline, devs, n, &first_err);
 		if (r != ERR_OK || *n > 0)
 			break;
 		dev_close_all(*devs, *n);
 		*devs = NULL;
+		/* The key's own answer, not the deadline's (a round cut
+		 * short at the deadline did not ask every device). */
+		if (devwhy_mute(first_err) && util_ms_left(deadline) > 0 &&
+		    (*mute == ERR_OK || *mute == ERR_TIMEOUT))
+			*mute = first_err;
 		if (first_err == ERR_PERM || first_err == ERR_FILE_UNSAFE) {
 			r = first_err; /* waiting will not help */
 			break;
 		}
+		if (round == 0)
+			devwhy_report_ids(o);
 		if ((left = util_ms_left(deadline)) == 0) {
 			r = ERR_NO_KEY;
 			break;
@@ -116,6 +140,23 @@ enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
 		nap(left < POLL_MS ? left : POLL_MS);
 	}
 	countdown_end(shown);
+	return r;
+}
+
+int
+enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n)
+{
+	int mute = ERR_OK, r;
+
+	*devs = NULL;
+	*n = 0;
+	if ((r = devwhy_paths(o)) != ERR_OK)
+		return r;
+	r = open_wait(o, devs, n, &mute);
+	if (r == ERR_NO_KEY && mute != ERR_OK)
+		devwhy_say_mute(o, mute);
+	else if (r != ERR_OK)
+		enroll_explain_open(o, r);
 	return r;
 }
 
@@ -321,8 +362,9 @@ enroll_print(const struct tool_opts *o)
 	int r;
 
 	memset(&cred, 0, sizeof(cred));
-	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK ||
-	    (r = enroll_register(o, devs, ndevs, &cred)) != ERR_OK) {
+	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK)
+		goto fail;
+	if ((r = enroll_register(o, devs, ndevs, &cred)) != ERR_OK) {
 		enroll_explain_open(o, r);
 		goto fail;
 	}

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "base/safefile.h"
+#include "mapping/mappath.h"
 #include "tool.h"
 
 int
@@ -22,7 +24,7 @@ manage_path(const struct tool_opts *o, bool create_dir, char **path)
 	if (o->file == NULL) {
 		r = config_authfile(o, path);
 		if (r == ERR_NOT_FOUND)
-			r = mapfile_default_path(create_dir, path);
+			r = mapfile_default_path(o->as.home, create_dir, path);
 		return r;
 	}
 	return (*path = strdup(o->file)) == NULL ? ERR_NOMEM : ERR_OK;
@@ -56,19 +58,42 @@ manage_find(const struct tool_opts *o, const char *path, const char *buf,
 	return r;
 }
 
+/* The user's own file, read with the user's ids (pamu2fcfg run by the
+ * user, or asuser.c): the module's pam-u2f 1.4 allowances apply, a
+ * symlink to the user's own file and group write by the user's private
+ * group, each with a warning. Any other file: the strict rules. */
+static void
+manage_policy(
+    const struct tool_opts *o, struct safefile_policy *pol, const char **note)
+{
+	struct passwd *pw;
+
+	memset(pol, 0, sizeof(*pol));
+	pol->owner = geteuid();
+	pol->max_size = TOOL_MAX_FILE;
+	pol->note = note;
+	if (!tool_own_file(o) || (pw = getpwnam(o->user)) == NULL ||
+	    pw->pw_uid != geteuid())
+		return;
+	mappath_user_policy(pw, true, pol, note); /* the module's rules */
+}
+
 /* Load the user's credentials the way the module does: safefile_read,
  * then authfile_find. Explains every failure. */
 int
 manage_load(
     const struct tool_opts *o, const char *path, struct cred **creds, size_t *n)
 {
-	struct safefile_policy pol = {geteuid(), TOOL_MAX_FILE};
-	const char *why = NULL;
+	struct safefile_policy pol;
+	const char *why = NULL, *note = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	int r;
 
+	manage_policy(o, &pol, &note);
 	r = safefile_read(path, &pol, &buf, &len, &why);
+	if (r == ERR_OK && note != NULL)
+		tool_msg("warning: %s %s", path, note);
 	if (r == ERR_FILE) {
 		tool_msg("cannot read %s: %s", path, strerror(errno));
 		return r;

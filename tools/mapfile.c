@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "mapping/mappath.h"
 #include "tool.h"
 
 #define OPEN_FLAGS (O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
@@ -39,43 +40,40 @@ make_dir(const char *path)
 	return ERR_FILE;
 }
 
-/* $XDG_CONFIG_HOME/Yubico/u2f_keys or ~/.config/Yubico/u2f_keys; with
- * create_dir, the folders are made (mode 0700) when missing. */
+/* The module's per-user default (common/mapping/mappath.c) for the
+ * invoking user ($XDG_CONFIG_HOME, $HOME or the passwd entry) or for
+ * user_home (another user's: their passwd home, never our environment);
+ * with create_dir, the folders are made (mode 0700) when missing. */
 int
-mapfile_default_path(bool create_dir, char **out)
+mapfile_default_path(const char *user_home, bool create_dir, char **out)
 {
 	const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
 	struct passwd *pw;
 	char *base = NULL, *dir = NULL;
-	int r = ERR_NOMEM;
+	bool used;
+	int r;
 
-	if (xdg != NULL && xdg[0] == '/')
-		base = strdup(xdg);
-	else {
-		if ((home == NULL || home[0] != '/') &&
-		    (pw = getpwuid(getuid())) != NULL)
-			home = pw->pw_dir;
-		if (home == NULL || home[0] != '/') {
-			tool_msg("cannot find your home folder; name a FILE");
-			return ERR_FILE;
-		}
-		if (asprintf(&base, "%s/.config", home) < 0)
-			base = NULL;
+	*out = NULL;
+	if (user_home != NULL) {
+		xdg = NULL; /* the invoking user's, not the user's */
+		home = user_home;
 	}
-	if (base == NULL || asprintf(&dir, "%s/Yubico", base) < 0) {
-		dir = NULL;
-		goto fail;
+	if ((home == NULL || home[0] != '/') &&
+	    (xdg == NULL || xdg[0] != '/') && (pw = getpwuid(getuid())) != NULL)
+		home = pw->pw_dir;
+	if ((xdg == NULL || xdg[0] != '/') &&
+	    (home == NULL || home[0] != '/')) {
+		tool_msg("cannot find your home folder; name a FILE");
+		return ERR_FILE;
 	}
-	if (create_dir &&
-	    ((r = make_dir(base)) != ERR_OK || (r = make_dir(dir)) != ERR_OK))
-		goto fail;
-	r = ERR_NOMEM;
-	if (asprintf(out, "%s/u2f_keys", dir) < 0) {
+	/* With an absolute XDG_CONFIG_HOME, home is not used. */
+	r = mappath_default(home != NULL && home[0] == '/' ? home : "/", xdg,
+	    false, out, &used, &base, &dir);
+	if (r == ERR_OK && create_dir &&
+	    ((r = make_dir(base)) != ERR_OK || (r = make_dir(dir)) != ERR_OK)) {
+		free(*out);
 		*out = NULL;
-		goto fail;
 	}
-	r = ERR_OK;
-fail:
 	free(base);
 	free(dir);
 	return r;

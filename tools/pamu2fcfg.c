@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "base/err.h"
+
 #include "tool.h"
 
 int
@@ -15,6 +17,11 @@ main(int argc, char **argv)
 	if (!opts_parse(argc, argv, &o, &status)) {
 		opts_free(&o);
 		return status;
+	}
+	if (asuser_begin(&o) != ERR_OK) {
+		asuser_free(&o);
+		opts_free(&o);
+		return TOOL_EXIT_FAIL;
 	}
 	switch (o.mode) {
 	case TOOL_PRINT:
@@ -36,6 +43,8 @@ main(int argc, char **argv)
 		status = TOOL_EXIT_USAGE;
 		break;
 	}
+	asuser_leave(&o);
+	asuser_free(&o);
 	opts_free(&o);
 	return status;
 }

@@ -32,6 +32,18 @@ enum tool_mode {
 	TOOL_CHECK
 };
 
+/* root working on another user's default mapping file (asuser.c). */
+struct tool_asuser {
+	bool on;       /* file operations run with the user's ids */
+	uid_t uid;     /* the user's */
+	gid_t gid;     /* the user's primary group */
+	gid_t *groups; /* the user's groups (getgrouplist) */
+	size_t ngroups;
+	gid_t *root_groups; /* ours, to return to */
+	size_t nroot_groups;
+	char *home; /* the user's home folder (passwd) */
+};
+
 struct tool_opts {
 	enum tool_mode mode;
 	char *user; /* owned */
@@ -48,14 +60,41 @@ struct tool_opts {
 	bool no_presence;
 	bool debug;
 	bool verbose;
-	struct log sink;      /* prints to stderr */
-	const struct log *lg; /* &sink with -d, NULL otherwise */
+	struct tool_asuser as; /* asuser_begin */
+	struct log sink;       /* prints to stderr */
+	const struct log *lg;  /* &sink with -d, NULL otherwise */
 };
 
 /* opts.c: fill o from argv. Returns true to go on; false with *status
  * set to TOOL_EXIT_OK (after --help/--version) or TOOL_EXIT_USAGE. */
 bool opts_parse(int argc, char **argv, struct tool_opts *o, int *status);
 void opts_free(struct tool_opts *o);
+
+/* asuser.c: run by root for another user with no FILE (and no absolute
+ * configured authfile), the user's default file is the one under the
+ * user's home (passwd), and everything from here on runs with the user's
+ * effective ids (asuser_enter); enroll_open opens devices as root
+ * (asuser_leave, then asuser_enter again). An unknown user, or ids that
+ * cannot be taken, is an error with a message. asuser_leave exits the
+ * process if root's ids cannot be restored. Nothing happens when not
+ * root, for root itself, or with a FILE. */
+int asuser_begin(struct tool_opts *o);
+/* The mode reads or writes the user's own mapping file: no FILE and no
+ * absolute configured authfile (the default, or one under the home). */
+bool tool_own_file(const struct tool_opts *o);
+int asuser_enter(const struct tool_opts *o);
+void asuser_leave(const struct tool_opts *o);
+void asuser_free(struct tool_opts *o);
+
+/* devwhy.c: said at once instead of waiting for the timeout: an
+ * explicit /dev/hidrawN that is not a usable FIDO interface (ERR_NODEV
+ * after a message naming the FIDO node of the same device, if any); FIDO
+ * nodes with report IDs that discovery skips; a key that was found but
+ * did not answer (devwhy_mute: errors that mean so). */
+int devwhy_paths(const struct tool_opts *o);
+void devwhy_report_ids(const struct tool_opts *o);
+bool devwhy_mute(int err);
+void devwhy_say_mute(const struct tool_opts *o, int err);
 
 /* msg.c: a "pamu2fcfg: " prefixed line on stderr; exit status for an
  * error code. */
@@ -66,7 +105,9 @@ int tool_exit_for(int err);
 int config_apply(struct tool_opts *o);
 int config_authfile(const struct tool_opts *o, char **path);
 
-/* enroll.c: wait for keys, register, probe. */
+/* enroll.c: wait for keys, register, probe. enroll_open says why it
+ * failed (enroll_explain_open or devwhy.c); the others leave it to the
+ * caller. */
 int enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n);
 void enroll_explain_open(const struct tool_opts *o, int err);
 int enroll_register(
@@ -78,7 +119,9 @@ int enroll_print(const struct tool_opts *o);
 /* mapfile.c: safe reading and atomic rewriting of a mapping file. */
 typedef int (*mapfile_edit_fn)(
     void *arg, const char *buf, size_t len, char **out, size_t *out_len);
-int mapfile_default_path(bool create_dir, char **out);
+/* home NULL: $XDG_CONFIG_HOME or $HOME (the invoking user's); else
+ * home/.config (the user asuser.c works for). */
+int mapfile_default_path(const char *home, bool create_dir, char **out);
 int mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
     const char **why);
 int mapfile_check_dir(const char *path, const char **why);

@@ -18,28 +18,56 @@
 #define SF_WHY_OWNER "is owned by another user"
 #define SF_WHY_MODE "is group- or world-writable"
 #define SF_WHY_SIZE "is too large"
+#define SF_WHY_LINK_OWNER "is a symbolic link to a file of another user"
+#define SF_FLAGS (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 
-/* Type, owner, mode and size rules on what fstat saw. */
+/* Group-writable: only for the allowed private group (then noted).
+ * World-writable: never. */
 static int
-check_stat(
-    const struct stat *st, const struct safefile_policy *pol, const char **why)
+check_mode(const struct stat *st, const struct safefile_policy *pol,
+    int *group_note, const char **why)
 {
+	if ((st->st_mode & S_IWOTH) != 0 ||
+	    ((st->st_mode & S_IWGRP) != 0 &&
+		(!pol->group_ok || st->st_gid != pol->group_gid))) {
+		*why = SF_WHY_MODE;
+		return ERR_FILE_UNSAFE;
+	}
+	*group_note = (st->st_mode & S_IWGRP) != 0;
+	return ERR_OK;
+}
+
+/* Type, owner, mode and size rules on what fstat saw; followed: the path
+ * was a symbolic link (follow_own), so the file must be owner's own. */
+static int
+check_stat(const struct stat *st, const struct safefile_policy *pol,
+    int followed, const char **why)
+{
+	int group_note = 0, r;
+
 	if (!S_ISREG(st->st_mode)) {
 		*why = SF_WHY_TYPE;
+		return ERR_FILE_UNSAFE;
+	}
+	if (followed && st->st_uid != pol->owner) {
+		*why = SF_WHY_LINK_OWNER;
 		return ERR_FILE_UNSAFE;
 	}
 	if (st->st_uid != 0 && st->st_uid != pol->owner) {
 		*why = SF_WHY_OWNER;
 		return ERR_FILE_UNSAFE;
 	}
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-		*why = SF_WHY_MODE;
-		return ERR_FILE_UNSAFE;
-	}
+	if ((r = check_mode(st, pol, &group_note, why)) != ERR_OK)
+		return r;
 	if (st->st_size < 0 || (uintmax_t)st->st_size > pol->max_size) {
 		*why = SF_WHY_SIZE;
 		return ERR_TOO_BIG;
 	}
+	if (pol->note != NULL)
+		*pol->note = followed && group_note ? SAFEFILE_NOTE_BOTH
+		    : followed                      ? SAFEFILE_NOTE_LINK
+		    : group_note                    ? SAFEFILE_NOTE_GROUP
+						    : NULL;
 	return ERR_OK;
 }
 
@@ -103,13 +131,46 @@ fail:
 	return r;
 }
 
+/* The path is a symbolic link and follow_own is set: look at the target
+ * before opening it (no device or FIFO is opened), then open it. */
+static int
+open_link(const char *path, const struct safefile_policy *pol, int *fd,
+    const char **reason)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return ERR_FILE;
+	if (!S_ISREG(st.st_mode)) {
+		*reason = SF_WHY_TYPE;
+		return ERR_FILE_UNSAFE;
+	}
+	if (st.st_uid != pol->owner) {
+		*reason = SF_WHY_LINK_OWNER;
+		return ERR_FILE_UNSAFE;
+	}
+	if ((*fd = open(path, SF_FLAGS)) < 0)
+		return ERR_FILE;
+	return ERR_OK;
+}
+
 /* open + fstat + the policy checks; *fd >= 0 when it could be opened. */
 static int
 open_checked(const char *path, const struct safefile_policy *pol, int *fd,
     struct stat *st, const char **reason, int *saved_errno)
 {
-	*fd = open(
-	    path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int followed = 0, r;
+
+	if (pol->note != NULL)
+		*pol->note = NULL;
+	*fd = open(path, SF_FLAGS | O_NOFOLLOW);
+	if (*fd < 0 && errno == ELOOP && pol->follow_own) {
+		followed = 1;
+		if ((r = open_link(path, pol, fd, reason)) != ERR_OK) {
+			*saved_errno = errno;
+			return r;
+		}
+	}
 	if (*fd < 0) {
 		*saved_errno = errno;
 		if (errno == ELOOP) {
@@ -122,7 +183,7 @@ open_checked(const char *path, const struct safefile_policy *pol, int *fd,
 		*saved_errno = errno;
 		return ERR_FILE;
 	}
-	return check_stat(st, pol, reason);
+	return check_stat(st, pol, followed, reason);
 }
 
 int

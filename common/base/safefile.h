@@ -11,7 +11,25 @@
 struct safefile_policy {
 	uid_t owner;     /* allowed owner besides root */
 	size_t max_size; /* ERR_TOO_BIG above this */
+	/* The rest only for a user's own file, read with the user's
+	 * privileges (pam-u2f 1.4 compatibility); zero for the strict
+	 * rules above. follow_own: a symbolic link (last component) is
+	 * followed, but only to a regular file owned by `owner` itself
+	 * (not root). group_ok: group-writable is accepted when the
+	 * file's group is group_gid (the caller checked that it is the
+	 * user's private group); world-writable never is. note, if not
+	 * NULL: set on success to NULL or to a warning for the log (a
+	 * static string: SAFEFILE_NOTE_*). */
+	int follow_own;
+	int group_ok;
+	gid_t group_gid;
+	const char **note;
 };
+#define SAFEFILE_NOTE_LINK "is a symbolic link to a file of the user"
+#define SAFEFILE_NOTE_GROUP "is writable by the user's private group"
+#define SAFEFILE_NOTE_BOTH                                                     \
+	"is a symbolic link to a file of the user, writable by the "           \
+	"user's private group"
 
 /* Read the whole file into a NUL-terminated malloc'd buffer.
  * ERR_FILE (with errno kept) when it cannot be opened (ENOENT -> the
@@ -19,9 +37,11 @@ struct safefile_policy {
  * (a static string) for type/owner/mode problems, ERR_TOO_BIG. */
 /* *why (why may be NULL) is NULL or one of "is a symbolic link", "is not
  * a regular file", "is owned by another user", "is group- or
- * world-writable", "is too large". A file that grows past max_size while
+ * world-writable", "is too large", "is a symbolic link to a file of
+ * another user" (follow_own). A file that grows past max_size while
  * being read is ERR_TOO_BIG. O_NOFOLLOW covers the last path component
- * only: callers reading a user's file drop privileges first. *buf is
+ * only: callers reading a user's file drop privileges first (and must
+ * have, to set follow_own). *buf is
  * malloc'd (free it; contents are wiped when we reallocate). */
 int safefile_read(const char *path, const struct safefile_policy *pol,
     char **buf, size_t *len, const char **why);

@@ -367,7 +367,8 @@ fail:
 static int
 conf_read(struct conf_ctx *ctx, bool explicit_path, char **buf, size_t *len)
 {
-	const struct safefile_policy pol = {0, CONF_MAX_SIZE};
+	const struct safefile_policy pol = {
+	    .owner = 0, .max_size = CONF_MAX_SIZE};
 	const char *why = NULL;
 	char msg[CONF_MSG_MAX], eb[CONF_MSG_MAX];
 	int r;

@@ -32,7 +32,7 @@ dev_backend_parse(const char *name, enum dev_backend *out)
 		return ERR_OK;
 	}
 	if (strcmp(name, "libu2f-host") == 0) {
-		if (dev_u2fh_version() == NULL)
+		if (xport_u2fh_version() == NULL)
 			return ERR_UNSUPPORTED;
 		*out = DEV_BACKEND_LIBU2FHOST;
 		return ERR_OK;

@@ -243,13 +243,13 @@ dev_open_backend(enum dev_backend b, const char *const *paths, size_t npaths,
 		return dev_open_all(paths, npaths, max, lg, ms, deadline, devs,
 		    ndevs, first_err);
 	}
-	if (b != DEV_BACKEND_LIBU2FHOST || dev_u2fh_version() == NULL) {
+	if (b != DEV_BACKEND_LIBU2FHOST || xport_u2fh_version() == NULL) {
 		log_msg(lg, "%s: transport backend %s not built", __func__,
 		    dev_backend_name(b));
 		return ERR_UNSUPPORTED;
 	}
 	log_msg(lg, "%s: transport backend: libu2f-host %s", __func__,
-	    dev_u2fh_version());
+	    xport_u2fh_version());
 	if (npaths > 0) {
 		log_msg(lg,
 		    "%s: libu2f-host cannot open given device paths "

@@ -59,7 +59,7 @@ dev_u2fh_open_all(size_t max, const struct log *lg, int ms, int64_t deadline,
 	*ndevs = 0;
 	if (first_err != NULL)
 		*first_err = ERR_OK;
-	if ((r = dev_u2fh_xports(max, lg, &xs, &n)) != ERR_OK)
+	if ((r = xport_u2fh_xports(max, lg, &xs, &n)) != ERR_OK)
 		return r;
 	return dev_open_xports(xs, n, lg, ms, deadline, devs, ndevs, first_err);
 }

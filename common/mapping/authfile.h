@@ -25,11 +25,14 @@
  * - "user:" (nothing after the colon) is ERR_OK with *n == 0 and *creds
  *   NULL: the user is listed but has no credential. The caller must treat
  *   that as "cannot authenticate", never as success. "user" alone (no
- *   colon) is ERR_PARSE like every line without a colon.
+ *   colon) is ERR_PARSE.
  * - Blank lines (empty or only spaces/tabs) and lines whose first
  *   non-blank character is '#' are skipped; one trailing '\r' is dropped.
- * - A NUL byte anywhere, or a line without ':', is ERR_PARSE whoever's
- *   line it is. Other users' lines are otherwise not parsed.
+ * - A NUL byte anywhere is ERR_PARSE whoever's line it is. A line
+ *   without ':' is ERR_PARSE when it could be the user's (after leading
+ *   blanks it starts with the user's name: "alice", "alice KH,PK");
+ *   any other is skipped (as by pam-u2f; authfile_scan counts them for
+ *   the caller to log). Other users' lines are otherwise not parsed.
  * - The user name (before the first ':') is compared byte for byte; a
  *   line whose name differs from the user's only in surrounding spaces or
  *   tabs (" alice:...") is ERR_PARSE rather than silently someone else's.
@@ -67,6 +70,8 @@ struct authfile_scan {
 	size_t n;
 	int found;
 	int err;
+	size_t nskipped;     /* lines without a colon, not the user's */
+	size_t skipped_line; /* the first of them (1-based), 0 if none */
 };
 int authfile_scan_init(struct authfile_scan *sc, const char *user);
 int authfile_scan_lines(struct authfile_scan *sc, const char *buf, size_t len);

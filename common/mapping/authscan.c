@@ -11,6 +11,8 @@
 #include "authfile_int.h"
 #include "base/err.h"
 
+#define AF_SKIPPED 2 /* find_in_line: a line without a colon, not ours */
+
 static int
 is_blank(char c)
 {
@@ -31,10 +33,25 @@ name_is_trimmed(const char *s, size_t len, const char *user, size_t ulen)
 	return len == ulen && memcmp(s, user, len) == 0;
 }
 
+/* A line without a colon (s, len bytes, no '\r' at the end) could be
+ * the user's when, after leading blanks, it starts with the user's name
+ * ("alice", "alice KH,PK", "aliceKH,PK"): then it fails the user. */
+static int
+nocolon_is_users(const char *s, size_t len, const char *user, size_t ulen)
+{
+	while (len > 0 && is_blank(s[0])) {
+		s++;
+		len--;
+	}
+	return len >= ulen && memcmp(s, user, ulen) == 0;
+}
+
 /* One line (without '\n', without NUL bytes: the caller checked) of the
  * file: a negative error, 0 when it is not the user's line, 1 when it is
- * (its credentials then replace *creds). Other users' lines cost a short
- * memchr and a length compare: a central file may have a million. */
+ * (its credentials then replace *creds), 2 when it has no colon and is
+ * not the user's (skipped, for the caller to log). Other users' lines
+ * cost a short memchr and a length compare: a central file may have a
+ * million. */
 static int
 find_in_line(const char *s, size_t len, const char *user, size_t ulen,
     struct cred **creds, size_t *n)
@@ -52,7 +69,8 @@ find_in_line(const char *s, size_t len, const char *user, size_t ulen,
 	    authfile_line_skipped(s, len))
 		return 0;
 	if ((colon = memchr(s, ':', len)) == NULL)
-		return ERR_PARSE; /* could be anybody's line */
+		return nocolon_is_users(s, len, user, ulen) ? ERR_PARSE
+							    : AF_SKIPPED;
 	nlen = (size_t)(colon - s);
 	if (nlen != ulen || memcmp(s, user, ulen) != 0) {
 		/* another user's: not parsed, unless it only differs in
@@ -99,6 +117,11 @@ scan_one(struct authfile_scan *sc, const char *s, size_t len, int has_nul)
 		if (r == ERR_PARSE)
 			sc->bad_line = sc->lineno;
 		return sc->err = r;
+	}
+	if (r == AF_SKIPPED) {
+		if (sc->nskipped++ == 0)
+			sc->skipped_line = sc->lineno;
+		return ERR_OK;
 	}
 	sc->found |= r;
 	return ERR_OK;

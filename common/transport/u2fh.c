@@ -22,8 +22,8 @@
 /* One discovery: the libu2f-host handle all its devices share, and every
  * call still running on it (a straggler holds a reference until it is
  * done, so the handle outlives it). */
-struct dev_u2fh_ctx {
-	const struct dev_u2fh_lib *lib;
+struct xport_u2fh_ctx {
+	const struct xport_u2fh_lib *lib;
 	void *devs;
 	atomic_size_t refs;
 };
@@ -31,17 +31,17 @@ struct dev_u2fh_ctx {
 /* One device. libu2f-host sends and receives in one call, so a send is
  * kept here and goes out with the receive that collects its reply. */
 struct u2fh_xstate {
-	struct dev_u2fh_ctx *ctx;
+	struct xport_u2fh_ctx *ctx;
 	unsigned index;
 	bool dead; /* an exchange was cut off: never again */
 	bool pending;
 	uint8_t cmd;
 	size_t len;
-	uint8_t msg[DEV_U2FH_SEND_MAX];
+	uint8_t msg[XPORT_U2FH_SEND_MAX];
 };
 
 int
-dev_u2fh_err(int rc)
+xport_u2fh_err(int rc)
 {
 	switch (rc) {
 	case U2FH_OK:
@@ -61,7 +61,7 @@ dev_u2fh_err(int rc)
 }
 
 static void
-ctx_unref(struct dev_u2fh_ctx *ctx)
+ctx_unref(struct xport_u2fh_ctx *ctx)
 {
 	if (ctx == NULL || atomic_fetch_sub(&ctx->refs, 1) > 1)
 		return;
@@ -78,7 +78,7 @@ ctx_unref_job(void *arg)
 
 /* A job on ctx's handle, holding a reference on ctx until it is freed. */
 static int
-ctx_job(struct dev_u2fh_ctx *ctx, size_t recvcap, struct u2fh_job **out)
+ctx_job(struct xport_u2fh_ctx *ctx, size_t recvcap, struct u2fh_job **out)
 {
 	int r;
 
@@ -131,9 +131,9 @@ u2fh_recv(struct xport *x, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len,
     int ms, int *status)
 {
 	struct u2fh_xstate *xs = x->state;
-	const struct dev_u2fh_lib *lib = xs->ctx->lib;
+	const struct xport_u2fh_lib *lib = xs->ctx->lib;
 	size_t want = cap < CTAPHID_MAX_MSG ? cap : CTAPHID_MAX_MSG;
-	size_t offer = want + DEV_U2FH_OFFER_EXTRA;
+	size_t offer = want + XPORT_U2FH_OFFER_EXTRA;
 	struct u2fh_job *j = NULL;
 	int r;
 
@@ -143,7 +143,7 @@ u2fh_recv(struct xport *x, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len,
 		return ERR_NODEV;
 	if (!xs->pending || cmd != xs->cmd)
 		return ERR_INVAL;
-	if ((r = ctx_job(xs->ctx, offer + DEV_U2FH_SLACK, &j)) != ERR_OK)
+	if ((r = ctx_job(xs->ctx, offer + XPORT_U2FH_SLACK, &j)) != ERR_OK)
 		return r;
 	xs->pending = false;
 	j->index = xs->index;
@@ -152,8 +152,9 @@ u2fh_recv(struct xport *x, uint8_t cmd, uint8_t *buf, size_t cap, size_t *len,
 	j->sendlen = (uint16_t)xs->len;
 	j->recvlen = offer;
 	util_wipe(xs->msg, sizeof(xs->msg));
-	r = u2fh_job_run(j, lib->xfer_ms > 0 ? lib->xfer_ms : DEV_U2FH_XFER_MS);
-	if (r == ERR_OK && (r = dev_u2fh_err(j->rc)) == ERR_OK &&
+	r = u2fh_job_run(
+	    j, lib->xfer_ms > 0 ? lib->xfer_ms : XPORT_U2FH_XFER_MS);
+	if (r == ERR_OK && (r = xport_u2fh_err(j->rc)) == ERR_OK &&
 	    j->recvlen > want)
 		r = ERR_PROTO; /* longer than the protocol allows */
 	if (r == ERR_TIMEOUT || j->refused)
@@ -209,7 +210,7 @@ static const struct xport_ops xport_u2fh = {
 };
 
 static int
-u2fh_open_one(struct dev_u2fh_ctx *ctx, unsigned index, const struct log *lg,
+u2fh_open_one(struct xport_u2fh_ctx *ctx, unsigned index, const struct log *lg,
     struct xport **out)
 {
 	char path[sizeof("libu2f-host:") + 10];
@@ -233,7 +234,7 @@ u2fh_open_one(struct dev_u2fh_ctx *ctx, unsigned index, const struct log *lg,
 
 /* The live devices 0..max_index into set (room for max_index + 1). */
 static int
-u2fh_open_found(struct dev_u2fh_ctx *ctx, unsigned max_index, size_t max,
+u2fh_open_found(struct xport_u2fh_ctx *ctx, unsigned max_index, size_t max,
     const struct log *lg, struct xport **set, size_t *n)
 {
 	unsigned i;
@@ -254,16 +255,16 @@ u2fh_open_found(struct dev_u2fh_ctx *ctx, unsigned max_index, size_t max,
 /* Initialise and discover within the deadline. ERR_OK with *rc U2FH_OK
  * or U2FH_NO_U2F_DEVICE, or an error. */
 static int
-u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
+u2fh_discover(struct xport_u2fh_ctx *ctx, unsigned *max_index,
     const struct log *lg, int *rc)
 {
-	const struct dev_u2fh_lib *lib = ctx->lib;
+	const struct xport_u2fh_lib *lib = ctx->lib;
 	struct u2fh_job *j = NULL;
 	int r;
 
 	if ((*rc = lib->init(&ctx->devs)) != U2FH_OK) {
 		ctx->devs = NULL;
-		r = dev_u2fh_err(*rc);
+		r = xport_u2fh_err(*rc);
 		log_msg(lg, "%s: u2fh_devs_init: %d (%s)", __func__, *rc,
 		    err_str(r));
 		return r;
@@ -271,13 +272,13 @@ u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
 	if ((r = ctx_job(ctx, 0, &j)) != ERR_OK)
 		return r;
 	j->discover = true;
-	r = u2fh_job_run(
-	    j, lib->discover_ms > 0 ? lib->discover_ms : DEV_U2FH_DISCOVER_MS);
+	r = u2fh_job_run(j,
+	    lib->discover_ms > 0 ? lib->discover_ms : XPORT_U2FH_DISCOVER_MS);
 	*rc = r == ERR_OK ? j->rc : 0; /* 0: it did not return in time */
 	if (r == ERR_OK) {
 		*max_index = j->max_index;
 		if (*rc != U2FH_OK && *rc != U2FH_NO_U2F_DEVICE)
-			r = dev_u2fh_err(*rc);
+			r = xport_u2fh_err(*rc);
 	}
 	if (r != ERR_OK)
 		log_msg(lg, "%s: u2fh_devs_discover: %d (%s)%s", __func__, *rc,
@@ -287,10 +288,10 @@ u2fh_discover(struct dev_u2fh_ctx *ctx, unsigned *max_index,
 }
 
 int
-dev_u2fh_xports_with(const struct dev_u2fh_lib *lib, size_t max,
+xport_u2fh_xports_with(const struct xport_u2fh_lib *lib, size_t max,
     const struct log *lg, struct xport ***devs, size_t *ndevs)
 {
-	struct dev_u2fh_ctx *ctx = NULL;
+	struct xport_u2fh_ctx *ctx = NULL;
 	struct xport **set = NULL;
 	unsigned max_index = 0;
 	size_t n = 0;
@@ -378,7 +379,7 @@ lib_version(void)
  * (u2fh_int.h). */
 static atomic_uint lib_calls;
 
-const struct dev_u2fh_lib dev_u2fh_libu2fhost = {
+const struct xport_u2fh_lib xport_u2fh_libu2fhost = {
     .init = lib_init,
     .discover = lib_discover,
     .alive = lib_alive,
@@ -389,15 +390,16 @@ const struct dev_u2fh_lib dev_u2fh_libu2fhost = {
 };
 
 const char *
-dev_u2fh_version(void)
+xport_u2fh_version(void)
 {
-	const char *v = dev_u2fh_libu2fhost.version();
+	const char *v = xport_u2fh_libu2fhost.version();
 
 	return v != NULL ? v : "unknown";
 }
 
 int
-dev_u2fh_xports(size_t max, const struct log *lg, struct xport ***xs, size_t *n)
+xport_u2fh_xports(
+    size_t max, const struct log *lg, struct xport ***xs, size_t *n)
 {
-	return dev_u2fh_xports_with(&dev_u2fh_libu2fhost, max, lg, xs, n);
+	return xport_u2fh_xports_with(&xport_u2fh_libu2fhost, max, lg, xs, n);
 }

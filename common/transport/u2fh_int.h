@@ -5,7 +5,7 @@
  * waiting and lets go of the job; the worker finishes the call into the
  * job's own buffers, whenever that is, and the last one out frees it.
  * Such left-behind workers ("stragglers") are bounded: at most
- * lib->calls_max (DEV_U2FH_CALLS_MAX) calls run at once per library,
+ * lib->calls_max (XPORT_U2FH_CALLS_MAX) calls run at once per library,
  * stragglers included, and a call beyond that is refused. */
 #ifndef PU_U2FH_INT_H
 #define PU_U2FH_INT_H
@@ -19,12 +19,12 @@
 
 struct u2fh_job {
 	/* the call, set by the caller before u2fh_job_run */
-	const struct dev_u2fh_lib *lib;
+	const struct xport_u2fh_lib *lib;
 	void *devs;
 	bool discover; /* else sendrecv */
 	unsigned index;
 	uint8_t cmd;
-	uint8_t send[DEV_U2FH_SEND_MAX];
+	uint8_t send[XPORT_U2FH_SEND_MAX];
 	uint16_t sendlen;
 	size_t recvlen; /* in: offered to sendrecv; out: the reply's length */
 	/* results, to be read only after u2fh_job_run returned ERR_OK */

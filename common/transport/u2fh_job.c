@@ -94,7 +94,7 @@ static void *
 u2fh_worker(void *arg)
 {
 	struct u2fh_job *j = arg;
-	const struct dev_u2fh_lib *lib = j->lib;
+	const struct xport_u2fh_lib *lib = j->lib;
 	unsigned max_index = 0;
 	size_t len = j->recvlen;
 	ssize_t w;
@@ -124,9 +124,10 @@ u2fh_worker(void *arg)
 
 /* A place among the running calls of j->lib, or false at the bound. */
 static bool
-calls_reserve(const struct dev_u2fh_lib *lib)
+calls_reserve(const struct xport_u2fh_lib *lib)
 {
-	unsigned max = lib->calls_max > 0 ? lib->calls_max : DEV_U2FH_CALLS_MAX;
+	unsigned max =
+	    lib->calls_max > 0 ? lib->calls_max : XPORT_U2FH_CALLS_MAX;
 
 	if (atomic_fetch_add(lib->calls, 1) < max)
 		return true;

@@ -6,13 +6,14 @@
 #include "xport.h"
 
 const char *
-dev_u2fh_version(void)
+xport_u2fh_version(void)
 {
 	return NULL;
 }
 
 int
-dev_u2fh_xports(size_t max, const struct log *lg, struct xport ***xs, size_t *n)
+xport_u2fh_xports(
+    size_t max, const struct log *lg, struct xport ***xs, size_t *n)
 {
 	(void)max;
 	*xs = NULL;

@@ -62,12 +62,12 @@ void xport_set_log(struct xport *x, const struct log *lg);
 
 /* libu2f-host (./configure --with-libu2f-host): its run-time version, or
  * NULL when the backend is not built. */
-const char *dev_u2fh_version(void);
+const char *xport_u2fh_version(void);
 /* Discover, through libu2f-host, every U2F device it finds (at most max,
  * 0 = no limit) as transports named "libu2f-host:INDEX"; nothing is sent
  * to them yet. No device is ERR_OK with *n = 0. ERR_UNSUPPORTED when the
  * backend is not built. */
-int dev_u2fh_xports(
+int xport_u2fh_xports(
     size_t max, const struct log *lg, struct xport ***xs, size_t *n);
 
 #endif

@@ -2,7 +2,9 @@
  * environment attacks on similar modules (see SECURITY.md): the debug
  * file's descriptor in children (CVE-2019-12210), XDG_CONFIG_HOME steering
  * a root process, a user's symlink to a file only root may read
- * (CVE-2019-12209), and lines cut at a buffer size. test_pam_hostile.c
+ * (CVE-2019-12209), lines cut at a buffer size, and what pam-u2f 1.4
+ * accepts (lines without a colon, symlinked and group-writable per-user
+ * files) accepted no less safely. test_pam_hostile.c
  * has the malicious devices. Reuses the module tests' harness
  * (tests/module/modtest.h) read-only. */
 #include "config.h"
@@ -132,7 +134,7 @@ test_xdg_other_owner(void)
 {
 	struct rig g;
 	struct mt_conv cv;
-	char dir[300], *line = NULL;
+	char dir[300], p[400], *line = NULL;
 
 	if (!mt.root) {
 		printf("# needs root (file owners)\n");
@@ -158,6 +160,8 @@ test_xdg_other_owner(void)
 	T_TRUE(mt_debug_has("owned by another user"));
 	/* alice's file, but writable by bob's group. */
 	xdg_file(dir, line, &mt.alice, 0664);
+	snprintf(p, sizeof(p), "%s/Yubico/u2f_keys", dir);
+	T_EQ_INT(chown(p, mt.alice.uid, mt.bob.gid), 0);
 	mt_write(mt.debug, "", 0, NULL, 0600);
 	T_EQ_INT(mt_auth("xdgown", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(mt_debug_has("writable"));
@@ -391,6 +395,171 @@ test_long_line(void)
 	rig_down(&g);
 }
 
+/* ---- pam-u2f 1.4 compatibility, no less safe ---- */
+
+/* path: text written as u's (root's if NULL) with mode. */
+static void
+write_as(
+    const char *path, const char *text, const struct mt_user *u, mode_t mode)
+{
+	mt_write(path, text, strlen(text), u, mode);
+}
+
+/* A line without a colon is nobody's: logged and skipped, for users of
+ * a central file and of their own file alike; the user whose line it
+ * could be (it starts with the name) still fails. */
+static void
+test_compat_line_without_colon(void)
+{
+	struct rig g;
+	struct mt_conv cv;
+	char central[300], args[600], *line = NULL, *text = NULL;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(rig_up(&g), 0);
+	line = mt_line("alice", &g.c, 1);
+	T_TRUE(line != NULL &&
+	    asprintf(&text, "this line has no colon\n%sbob %s", line,
+		strchr(line, ':') + 1) > 0);
+	if (text == NULL)
+		goto out;
+	snprintf(central, sizeof(central), "%s/central_keys", mt.dir);
+	write_as(central, text, NULL, 0644);
+	snprintf(args, sizeof(args), "timeout=2 authfile=%s", central);
+	rig_service(&g, "nocolon", args);
+	T_EQ_INT(mt_auth("nocolon", "alice", &cv), PAM_SUCCESS);
+	T_TRUE(mt_debug_has("2 line(s) without a colon skipped (first: line "
+			    "1)"));
+	T_TRUE(!mt_debug_has("this line has no colon"));
+	/* bob's own line lost its colon: it fails him, nouserok or not. */
+	mt_write(mt.debug, "", 0, NULL, 0600);
+	T_EQ_INT(mt_auth("nocolon", "bob", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("line 3 is malformed"));
+	snprintf(args, sizeof(args), "timeout=2 nouserok authfile=%s", central);
+	rig_service(&g, "nocolon-ok", args);
+	T_EQ_INT(mt_auth("nocolon-ok", "bob", &cv), PAM_AUTHINFO_UNAVAIL);
+	/* carol has no line at all: no credentials, as before. */
+	T_EQ_INT(mt_auth("nocolon", "carol", &cv), PAM_USER_UNKNOWN);
+	/* The same in alice's own file. */
+	free(text);
+	text = NULL;
+	T_TRUE(asprintf(&text, "garbage\n%s", line) > 0);
+	mt_keys(&mt.alice, text != NULL ? text : "");
+	rig_service(&g, "nocolon-user", "timeout=2");
+	T_EQ_INT(mt_auth("nocolon-user", "alice", &cv), PAM_SUCCESS);
+	T_TRUE(mt_debug_has("1 line(s) without a colon skipped (first: line "
+			    "1)"));
+	T_EQ_INT(touches_of(&g), 2);
+	unlink(central);
+out:
+	free(text);
+	free(line);
+	rig_down(&g);
+}
+
+/* A symlinked per-user file is followed as the user, to a file of the
+ * user only; a central file keeps O_NOFOLLOW. */
+static void
+test_compat_symlinked_file(void)
+{
+	struct rig g;
+	struct mt_conv cv;
+	char keys[300], target[300], args[600], *line = NULL;
+
+	if (!mt.root) {
+		printf("# needs root (file owners)\n");
+		return;
+	}
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(rig_up(&g), 0);
+	if ((line = mt_line("alice", &g.c, 1)) == NULL)
+		goto out;
+	mt_keys_path(&mt.alice, keys, sizeof(keys));
+	snprintf(target, sizeof(target), "%s/dotfiles_u2f_keys", mt.dir);
+	write_as(target, line, &mt.alice, 0600);
+	unlink(keys);
+	T_EQ_INT(symlink(target, keys), 0);
+	rig_service(&g, "link", "timeout=2");
+	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_SUCCESS);
+	T_TRUE(mt_debug_has("u2f_keys is a symbolic link to a file of the "
+			    "user"));
+	/* The same link to root's file or to bob's, both readable by
+	 * alice and holding her line: refused. */
+	write_as(target, line, NULL, 0644);
+	mt_write(mt.debug, "", 0, NULL, 0600);
+	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("is a symbolic link to a file of another user"));
+	write_as(target, line, &mt.bob, 0644);
+	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	/* A central file given as a link: refused, whoever owns the
+	 * target. */
+	write_as(target, line, NULL, 0644);
+	snprintf(args, sizeof(args), "timeout=2 authfile=%s", keys);
+	rig_service(&g, "link-central", args);
+	T_EQ_INT(mt_auth("link-central", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("u2f_keys: is a symbolic link"));
+	T_EQ_INT(touches_of(&g), 1);
+	unlink(keys);
+	unlink(target);
+	mt_keys(&mt.alice, line);
+out:
+	free(line);
+	rig_down(&g);
+}
+
+/* Group-writable: accepted with a warning for the user's private group
+ * only; world-writable never; a central file never. */
+static void
+test_compat_group_writable(void)
+{
+	struct rig g;
+	struct mt_conv cv;
+	char keys[300], central[300], args[600], *line = NULL, *cline = NULL;
+
+	if (!mt.root) {
+		printf("# needs root (file owners and groups)\n");
+		return;
+	}
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(rig_up(&g), 0);
+	line = mt_line("alice", &g.c, 1);
+	cline = mt_line("carol", &g.c, 1);
+	if (line == NULL || cline == NULL)
+		goto out;
+	mt_keys_path(&mt.alice, keys, sizeof(keys));
+	rig_service(&g, "gw", "timeout=2");
+	write_as(keys, line, &mt.alice, 0664);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_SUCCESS);
+	T_TRUE(mt_debug_has("u2f_keys is writable by the user's private "
+			    "group"));
+	/* A shared group (alice and bob). */
+	T_EQ_INT(chown(keys, mt.alice.uid, MT_GID_STAFF), 0);
+	mt_write(mt.debug, "", 0, NULL, 0600);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("is group- or world-writable"));
+	/* World-writable, private group or not. */
+	write_as(keys, line, &mt.alice, 0666);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	/* carol's group is named after her but lists bob. */
+	mt_keys_path(&mt.carol, central, sizeof(central));
+	write_as(central, cline, &mt.carol, 0664);
+	T_EQ_INT(mt_auth("gw", "carol", &cv), PAM_AUTHINFO_UNAVAIL);
+	/* A central file: root's rules, no group write at all. */
+	snprintf(central, sizeof(central), "%s/central_gw", mt.dir);
+	write_as(central, line, NULL, 0664);
+	snprintf(args, sizeof(args), "timeout=2 authfile=%s", central);
+	rig_service(&g, "gw-central", args);
+	T_EQ_INT(mt_auth("gw-central", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_TRUE(mt_debug_has("central_gw: is group- or world-writable"));
+	T_EQ_INT(touches_of(&g), 1);
+	unlink(central);
+	mt_keys(&mt.alice, line);
+out:
+	free(cline);
+	free(line);
+	rig_down(&g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -400,6 +569,9 @@ main(int argc, char **argv)
 	    TEST(test_symlinked_dir_root_file),
 	    TEST(test_xdg_ignored_when_secure),
 	    TEST(test_long_line),
+	    TEST(test_compat_line_without_colon),
+	    TEST(test_compat_symlinked_file),
+	    TEST(test_compat_group_writable),
 	};
 	int r;
 

@@ -25,6 +25,7 @@
 #include "modtest.h"
 #include "mtmain.h"
 #include "pamrig.h"
+#include "tellmsg.h"
 #include "test.h"
 #include "tokenctl.h"
 #include "base/util.h"
@@ -34,22 +35,47 @@
 struct pam_fault {
 	const char *fault;
 	const char *logged; /* what the debug log must name */
+	const char *shown;  /* the one PAM_ERROR_MSG, or NULL for none */
 };
 
+#define MUTE TELL_NO_KEY_MUTE
+
 static const struct pam_fault pam_faults[] = {
-    {"wrong-cid", "frame for another channel"},
-    {"short-init", "INIT reply of 16 bytes"},
-    {"bcnt-too-large", "message of 7610 bytes refused"},
-    {"seq-out-of-order", "authentication failed: malformed reply"},
-    {"missing-continuation", "authentication failed: timed out"},
-    {"endless-keepalive", "U2F VERSION failed: timed out"},
-    {"error-frames", "device error 0x7f"},
-    {"vanish", "authentication failed: no such device"},
-    {"garbage-reply", "authentication failed: malformed reply"},
-    {"bad-signature", "authentication failed: malformed reply"},
-    {"wrong-signature", "authentication failed: signature verification"},
-    {"presence-flag-clear", "authentication failed: user presence flag"},
+    {"wrong-cid", "frame for another channel", MUTE},
+    {"short-init", "INIT reply of 16 bytes", MUTE},
+    {"bcnt-too-large", "message of 7610 bytes refused", MUTE},
+    {"seq-out-of-order", "authentication failed: malformed reply", NULL},
+    /* The probe's reply was whole; the signature's never ends, which
+     * the module cannot tell from a key still waiting for its touch. */
+    {"missing-continuation", "authentication failed: timed out",
+	"Timed out: the security key was not touched within 2 s. Try again "
+	"and touch the key when it blinks."},
+    {"endless-keepalive", "U2F VERSION failed: timed out", MUTE},
+    {"error-frames", "device error 0x7f", MUTE},
+    {"vanish", "authentication failed: no such device", NULL},
+    {"garbage-reply", "authentication failed: malformed reply", NULL},
+    {"bad-signature", "authentication failed: malformed reply", NULL},
+    {"wrong-signature", "authentication failed: signature verification", NULL},
+    {"presence-flag-clear", "authentication failed: user presence flag", NULL},
 };
+
+/* What the fault showed the user: exactly f->shown as the one
+ * PAM_ERROR_MSG (or no error message), and no cue (none was asked). */
+static void
+check_shown(const struct pam_fault *f, const struct mt_conv *cv)
+{
+	char want[TELL_MAX + 4];
+
+	if (f->shown == NULL) {
+		if (cv->nerror != 0)
+			T_FAIL_AT("%s: showed %s", f->fault, cv->shown);
+		return;
+	}
+	snprintf(want, sizeof(want), "E:%s\n", f->shown);
+	if (cv->nerror != 1 || strcmp(cv->shown, want) != 0)
+		T_FAIL_AT("%s: showed \"%s\", expected \"%s\"", f->fault,
+		    cv->shown, want);
+}
 
 static void
 test_pam_device_faults(void)
@@ -89,6 +115,7 @@ test_pam_device_faults(void)
 		if (!mt_debug_has(f->logged))
 			T_FAIL_AT(
 			    "%s: debug log lacks \"%s\"", f->fault, f->logged);
+		check_shown(f, &cv);
 		/* The module's own code, not only what libpam made of it
 		 * (a PAM_IGNORE would be skipped by a required line). */
 		if (tokenctl_restart(&g.t, "--presence", "now", "--fault",

@@ -92,11 +92,13 @@ mt_users_files(void)
 	    (unsigned)mt.carol.uid, (unsigned)mt.carol.gid, mt.carol.home);
 	snprintf(path, sizeof(path), "%s/passwd", mt.dir);
 	mt_write(path, text, (size_t)n, NULL, 0644);
+	/* alice's and bob's groups are private; carol's has bob in it too;
+	 * staff is shared. */
 	n = snprintf(text, sizeof(text),
 	    "root:x:0:\nalice:x:%u:\n"
-	    "bob:x:%u:\ncarol:x:%u:\n",
+	    "bob:x:%u:\ncarol:x:%u:bob\nstaff:x:%u:alice,bob\n",
 	    (unsigned)mt.alice.gid, (unsigned)mt.bob.gid,
-	    (unsigned)mt.carol.gid);
+	    (unsigned)mt.carol.gid, (unsigned)MT_GID_STAFF);
 	snprintf(path, sizeof(path), "%s/group", mt.dir);
 	mt_write(path, text, (size_t)n, NULL, 0644);
 }

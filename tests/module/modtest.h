@@ -12,6 +12,9 @@
 #include "base/cred.h"
 
 #define MT_SHOWN_MAX 16384
+/* A group shared by alice and bob (with root: their files can be given
+ * it); alice's and bob's own groups are private, carol's lists bob. */
+#define MT_GID_STAFF 4720
 
 struct mt_user {
 	const char *name;

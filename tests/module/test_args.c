@@ -218,7 +218,7 @@ test_retval_table(void)
 static void
 test_backend(void)
 {
-	bool built = dev_u2fh_version() != NULL;
+	bool built = xport_u2fh_version() != NULL;
 	struct options o;
 	struct sink s;
 

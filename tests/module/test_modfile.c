@@ -2,7 +2,8 @@
  * libpam with nss_wrapper users: where the mapping file is (the default
  * path, authfile=, expand with %u and %h, XDG_CONFIG_HOME) and as whom it
  * is read (openasuser, privileges dropped); files refused for their type,
- * mode, owner, size or a symlink, without blocking on a FIFO; malformed
+ * mode, owner, size or a symlink to another's file, without blocking on
+ * a FIFO; malformed
  * lines failing closed with the line number but never its text; a user
  * with no credentials (PAM_USER_UNKNOWN, or PAM_IGNORE with nouserok);
  * bad arguments and a refused conf= file (PAM_SERVICE_ERR, even with
@@ -36,6 +37,8 @@ keys_path(char *p, size_t n)
 	mt_keys_path(&mt.alice, p, n);
 }
 
+/* A symlinked per-user file (dotfile managers make them) is followed,
+ * as the user, to a file of the user only (pam-u2f 1.4). */
 static void
 test_file_symlink(void)
 {
@@ -47,14 +50,25 @@ test_file_symlink(void)
 	keys_path(path, sizeof(path));
 	unlink(path);
 	T_EQ_INT(symlink(target, path), 0);
-	T_EQ_INT(mtfix_run("symlink", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
-	T_EQ_INT(mtfix_run("symlink", NODEV " nouserok", "alice"),
-	    PAM_AUTHINFO_UNAVAIL);
-	T_TRUE(mt_debug_has("u2f_keys"));
+	/* Followed: the line is read, then no device answers. */
+	T_EQ_INT(mtfix_run("symlink", NODEV, "alice"), PAM_AUTH_ERR);
+	T_TRUE(mt_debug_has("u2f_keys is a symbolic link to a file of the "
+			    "user"));
+	T_TRUE(mt_debug_has("1 credential(s) for alice"));
 	/* the arguments' debug line names the ES256 implementation */
 	T_TRUE(mt_debug_has(DIRECT_VERIFY && !crypto_fips_mode(CRYPTO_FIPS_PATH)
 		? "ES256 checks direct"
 		: "ES256 checks evp"));
+	if (mt.root) {
+		/* To root's file (readable by alice): refused, also with
+		 * nouserok. */
+		mt_write(target, line, strlen(line), NULL, 0644);
+		T_EQ_INT(mtfix_run("symlink", NODEV " nouserok", "alice"),
+		    PAM_AUTHINFO_UNAVAIL);
+		T_TRUE(mt_debug_has("is a symbolic link to a file of another "
+				    "user"));
+	} else
+		printf("# a link to root's file needs root\n");
 	free(line);
 }
 
@@ -89,9 +103,18 @@ test_file_modes(void)
 
 	keys_path(path, sizeof(path));
 	mt_write(path, line, strlen(line), &mt.alice, 0664);
-	T_EQ_INT(
-	    mtfix_run("gw", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
-	T_TRUE(mt_debug_has("writable"));
+	if (mt.root) {
+		/* Writable by alice's private group: a warning (pam-u2f
+		 * 1.3.2), then no device answers. */
+		T_EQ_INT(
+		    mtfix_run("gw", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
+		T_TRUE(mt_debug_has("writable by the user's private group"));
+		/* By any other group: refused. */
+		T_EQ_INT(chown(path, mt.alice.uid, mt.bob.gid), 0);
+		T_EQ_INT(mtfix_run("gw", NODEV " nouserok", "alice"),
+		    PAM_AUTHINFO_UNAVAIL);
+		T_TRUE(mt_debug_has("writable"));
+	}
 	mt_write(path, line, strlen(line), &mt.alice, 0646);
 	T_EQ_INT(
 	    mtfix_run("ww", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);

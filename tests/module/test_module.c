@@ -269,7 +269,9 @@ test_no_key(void)
 	T_EQ_INT(mt_auth("nokey", "alice", &cv), PAM_AUTH_ERR);
 	/* at once: one look for keys, not one every REDISCOVER_MS for 30 s */
 	T_EQ_INT(mt_debug_count(LOOKED), 1);
-	T_TRUE(strstr(cv.shown, "E:no security key found\n") != NULL);
+	T_TRUE(strstr(cv.shown,
+		   "E:No security key found. Insert your key and try "
+		   "again.\n") != NULL);
 	/* interactive: prompt, then wait for a key up to the timeout. */
 	memset(&cv, 0, sizeof(cv));
 	mt_service("nokey2",

@@ -196,7 +196,7 @@ refusal_named(enum conf_key k, const char *log)
 {
 	if (strstr(log, "needs FIDO2") != NULL)
 		return true;
-	if (k == CONF_BACKEND && dev_u2fh_version() == NULL)
+	if (k == CONF_BACKEND && xport_u2fh_version() == NULL)
 		return strstr(log, "not built in") != NULL;
 	if (k == CONF_CONF && geteuid() != 0)
 		return strstr(log, "not owned by root") != NULL;

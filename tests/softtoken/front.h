@@ -23,9 +23,17 @@ int front_socket_run(struct front_socket *fs, struct ctaphid_dev *d,
 /* Close everything and unlink the socket. */
 void front_socket_close(struct front_socket **fsp);
 
+/* The report descriptor the uhid device shows: FIDO (the token), or
+ * one the host must refuse without talking to the device: a keyboard
+ * (a key's OTP interface), or FIDO with report IDs. */
+enum front_rdesc {
+	FRONT_RDESC_FIDO = 0,
+	FRONT_RDESC_KEYBOARD,
+	FRONT_RDESC_REPORT_IDS
+};
 /* Create the virtual HID device through /dev/uhid. pace: slow down long
  * bursts of input reports so a hidraw reader's 64-report queue keeps up. */
-int front_uhid_open(struct front_uhid **out, int pace);
+int front_uhid_open(struct front_uhid **out, int pace, enum front_rdesc rd);
 void front_uhid_send(void *arg, const uint8_t *report);
 /* As front_socket_run; once the kernel has started the device (UHID_START:
  * the hidraw node exists) a byte is written to *ready_fd, which is then

@@ -45,6 +45,40 @@ static const uint8_t fido_rdesc[] = {
     0xc0              /* End Collection */
 };
 
+/* A boot keyboard (a security key's OTP interface looks like this). */
+static const uint8_t keyboard_rdesc[] = {
+    0x05, 0x01, /* Usage Page (Generic Desktop) */
+    0x09, 0x06, /* Usage (Keyboard) */
+    0xa1, 0x01, /* Collection (Application) */
+    0x05, 0x07, /*  Usage Page (Keyboard) */
+    0x19, 0xe0, /*  Usage Minimum (224) */
+    0x29, 0xe7, /*  Usage Maximum (231) */
+    0x15, 0x00, /*  Logical Minimum (0) */
+    0x25, 0x01, /*  Logical Maximum (1) */
+    0x75, 0x01, /*  Report Size (1) */
+    0x95, 0x08, /*  Report Count (8) */
+    0x81, 0x02, /*  Input (Data, Var, Abs) */
+    0xc0        /* End Collection */
+};
+
+/* FIDO, but its reports carry a report ID (1). */
+static const uint8_t fido_id_rdesc[] = {
+    0x06, 0xd0, 0xf1, /* Usage Page (FIDO Alliance 0xF1D0) */
+    0x09, 0x01,       /* Usage (U2F HID Authenticator Device) */
+    0xa1, 0x01,       /* Collection (Application) */
+    0x85, 0x01,       /*  Report ID (1) */
+    0x09, 0x20,       /*  Usage (Input Report Data) */
+    0x15, 0x00,       /*  Logical Minimum (0) */
+    0x26, 0xff, 0x00, /*  Logical Maximum (255) */
+    0x75, 0x08,       /*  Report Size (8) */
+    0x95, 0x40,       /*  Report Count (64) */
+    0x81, 0x02,       /*  Input (Data, Var, Abs) */
+    0x09, 0x21,       /*  Usage (Output Report Data) */
+    0x95, 0x40,       /*  Report Count (64) */
+    0x91, 0x02,       /*  Output (Data, Var, Abs) */
+    0xc0              /* End Collection */
+};
+
 static int
 uhid_put(int fd, const struct uhid_event *ev)
 {
@@ -57,9 +91,19 @@ uhid_put(int fd, const struct uhid_event *ev)
 }
 
 static int
-uhid_create(int fd)
+uhid_create(int fd, enum front_rdesc rd)
 {
+	const uint8_t *desc = fido_rdesc;
+	size_t dlen = sizeof(fido_rdesc);
 	struct uhid_event ev;
+
+	if (rd == FRONT_RDESC_KEYBOARD) {
+		desc = keyboard_rdesc;
+		dlen = sizeof(keyboard_rdesc);
+	} else if (rd == FRONT_RDESC_REPORT_IDS) {
+		desc = fido_id_rdesc;
+		dlen = sizeof(fido_id_rdesc);
+	}
 
 	memset(&ev, 0, sizeof(ev));
 	ev.type = UHID_CREATE2;
@@ -69,8 +113,8 @@ uhid_create(int fd)
 	    "softtoken/%ld", (long)getpid());
 	snprintf((char *)ev.u.create2.uniq, sizeof(ev.u.create2.uniq), "%ld",
 	    (long)getpid());
-	memcpy(ev.u.create2.rd_data, fido_rdesc, sizeof(fido_rdesc));
-	ev.u.create2.rd_size = sizeof(fido_rdesc);
+	memcpy(ev.u.create2.rd_data, desc, dlen);
+	ev.u.create2.rd_size = (uint16_t)dlen;
 	ev.u.create2.bus = BUS_USB;
 	ev.u.create2.vendor = 0x1209; /* pid.codes test vendor */
 	ev.u.create2.product = 0x000f;
@@ -78,7 +122,7 @@ uhid_create(int fd)
 }
 
 int
-front_uhid_open(struct front_uhid **out, int pace)
+front_uhid_open(struct front_uhid **out, int pace, enum front_rdesc rd)
 {
 	struct front_uhid *fu;
 
@@ -87,7 +131,7 @@ front_uhid_open(struct front_uhid **out, int pace)
 		return ERR_NOMEM;
 	fu->nopace = !pace;
 	fu->fd = open(UHID_PATH, O_RDWR | O_CLOEXEC);
-	if (fu->fd < 0 || uhid_create(fu->fd) != ERR_OK) {
+	if (fu->fd < 0 || uhid_create(fu->fd, rd) != ERR_OK) {
 		fprintf(
 		    stderr, "softtoken: %s: %s\n", UHID_PATH, strerror(errno));
 		if (fu->fd >= 0)

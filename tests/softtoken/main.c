@@ -21,6 +21,7 @@
 struct options {
 	const char *socket_path;
 	int uhid;
+	enum front_rdesc rdesc; /* --rdesc, uhid only */
 	mode_t mode;
 	int keepalive;
 	int daemon;
@@ -45,7 +46,8 @@ usage(FILE *f)
 	const char *const *names = token_fault_names();
 
 	fprintf(f,
-	    "usage: softtoken (--socket PATH [--mode OCTAL] | --uhid)\n"
+	    "usage: softtoken (--socket PATH [--mode OCTAL] |\n"
+	    "    --uhid [--rdesc fido|keyboard|report-ids])\n"
 	    "    [--presence now|never|after:MS] [--keepalive] [--probe-sign]\n"
 	    "    [--state FILE] [--log FILE] [--fault NAME]...\n"
 	    "    [--daemon] [--pidfile FILE]\nfaults:");
@@ -94,6 +96,20 @@ parse_mode(const char *s, mode_t *mode)
 }
 
 static int
+parse_rdesc(const char *s, enum front_rdesc *rd)
+{
+	if (strcmp(s, "fido") == 0)
+		*rd = FRONT_RDESC_FIDO;
+	else if (strcmp(s, "keyboard") == 0)
+		*rd = FRONT_RDESC_KEYBOARD;
+	else if (strcmp(s, "report-ids") == 0)
+		*rd = FRONT_RDESC_REPORT_IDS;
+	else
+		return ERR_INVAL;
+	return ERR_OK;
+}
+
+static int
 parse_one(int c, const char *arg, struct options *o)
 {
 	unsigned bit;
@@ -105,6 +121,8 @@ parse_one(int c, const char *arg, struct options *o)
 	case 'u':
 		o->uhid = 1;
 		return ERR_OK;
+	case 'R':
+		return parse_rdesc(arg, &o->rdesc);
 	case 'k':
 		o->keepalive = 1;
 		return ERR_OK;
@@ -144,6 +162,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"socket", required_argument, NULL, 's'},
 	    {"mode", required_argument, NULL, 'm'},
 	    {"uhid", no_argument, NULL, 'u'},
+	    {"rdesc", required_argument, NULL, 'R'},
 	    {"presence", required_argument, NULL, 'p'},
 	    {"keepalive", no_argument, NULL, 'k'},
 	    {"probe-sign", no_argument, NULL, 'b'},
@@ -171,6 +190,10 @@ parse_args(int argc, char **argv, struct options *o)
 				    longopts[idx].name, optarg);
 			return ERR_INVAL;
 		}
+	}
+	if (o->rdesc != FRONT_RDESC_FIDO && !o->uhid) {
+		fprintf(stderr, "softtoken: --rdesc needs --uhid\n");
+		return ERR_INVAL;
 	}
 	if (optind != argc || (o->socket_path == NULL) == !o->uhid) {
 		fprintf(stderr,
@@ -324,7 +347,8 @@ serve_uhid(const struct options *o, struct token *tok, const sigset_t *runmask)
 	struct ctaphid_dev *dev = NULL;
 	int r, ready = -1;
 
-	if ((r = front_uhid_open(&fu, !(o->tc.faults & FAULT_BURST))) != ERR_OK)
+	if ((r = front_uhid_open(
+		 &fu, !(o->tc.faults & FAULT_BURST), o->rdesc)) != ERR_OK)
 		return r;
 	if (o->daemon && (r = daemonize(o, &ready)) != ERR_OK)
 		goto fail;

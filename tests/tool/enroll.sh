@@ -79,6 +79,20 @@ run --timeout 0 -u alice
 [ "$RC" -ne 0 ] && [ ! -s "$WORK/out" ]
 ok $? "no key discovered: non-zero exit, stdout empty"
 
+# A key that is there but does not answer INIT properly: said so, not
+# "no security key found".
+token mute --presence now --fault short-init || exit 1
+run --timeout 1 --device "unix:$WORK/mute.sock" -u alice
+[ "$RC" -eq 3 ] && [ ! -s "$WORK/out" ] &&
+    grep -q "a security key was found at unix:$WORK/mute.sock but did not \
+answer (malformed reply from device); unplug it and plug it in again" \
+    "$WORK/err" &&
+    ! grep -q 'no security key found' "$WORK/err"
+ok $? "a key that does not answer INIT: exit 3, named as such"
+# A --device that is not a hidraw node of ours is left to the open
+# (the non-FIDO and report-ID cases need real hidraw nodes: test_hidraw
+# checks the sysfs side, tests/vm the rest).
+
 # A unix: socket in a directory others may write to (anyone could have
 # bound it): refused without waiting, and the message says why.
 mkdir "$WORK/open" && chmod 0777 "$WORK/open" &&

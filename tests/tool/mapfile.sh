@@ -9,8 +9,10 @@ DEV="--device unix:$WORK/t.sock"
 ODEV="--device unix:$WORK/other.sock"
 
 # --add with the default file: folders 0700 and the file 0600 are made.
+# (The invoking user's own default: for another user's, see asuser.sh.)
+ME=$(id -un)
 mkdir "$WORK/home"
-HOME="$WORK/home" XDG_CONFIG_HOME="" run $DEV -u alice --add
+HOME="$WORK/home" XDG_CONFIG_HOME="" run $DEV --add
 expect 0 "--add to the default per-user file"
 f="$WORK/home/.config/Yubico/u2f_keys"
 [ "$(stat -c %a "$WORK/home/.config/Yubico")" = 700 ] &&
@@ -18,15 +20,45 @@ f="$WORK/home/.config/Yubico/u2f_keys"
 ok $? "--add creates ~/.config/Yubico with mode 0700"
 [ "$(stat -c %a "$f")" = 600 ]
 ok $? "--add creates u2f_keys with mode 0600"
-grep -Eqx "alice:$CRED_RE" "$f" && [ ! -s "$WORK/out" ]
-ok $? "the new file holds alice's line; stdout stays empty"
-HOME="$WORK/home" XDG_CONFIG_HOME="" run -u alice --list
+grep -Eqx "$ME:$CRED_RE" "$f" && [ ! -s "$WORK/out" ]
+ok $? "the new file holds the user's line; stdout stays empty"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run -u "$ME" --list
 expect 0 "--list reads the default file"
 mkdir "$WORK/xdg"
-HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/xdg" run $DEV -u alice --add
+HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/xdg" run $DEV --add
 expect 0 "--add honours XDG_CONFIG_HOME"
 [ -f "$WORK/xdg/Yubico/u2f_keys" ]
 ok $? "the file is under \$XDG_CONFIG_HOME/Yubico"
+
+# The user's own default file as the module reads it (pam-u2f 1.4):
+# --list follows a symlink to the user's own file, with a warning;
+# --add still refuses it (its rename would replace the link).
+d="$WORK/home/.config/Yubico"
+mv "$d/u2f_keys" "$WORK/dotfile_keys"
+ln -s "$WORK/dotfile_keys" "$d/u2f_keys"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run --list
+[ "$RC" -eq 0 ] && [ -s "$WORK/out" ] && grep -q \
+    "warning: $d/u2f_keys is a symbolic link to a file of the user" \
+    "$WORK/err"
+ok $? "--list follows a symlinked default file to the user's own, warning"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run $DEV --add
+[ "$RC" -eq 4 ] && [ -L "$d/u2f_keys" ]
+ok $? "--add refuses the symlinked default file (exit 4)"
+rm "$d/u2f_keys"
+mv "$WORK/dotfile_keys" "$d/u2f_keys"
+# Group-writable: accepted (warning) only for the user's private group
+# (named after the user, no other member), as by the module.
+chmod 664 "$d/u2f_keys"
+HOME="$WORK/home" XDG_CONFIG_HOME="" run --list
+if [ "$(id -gn)" = "$ME" ] &&
+    getent group "$ME" | grep -Eq "^[^:]*:[^:]*:[0-9]+:($ME)?\$"; then
+	[ "$RC" -eq 0 ] && grep -q "private group" "$WORK/err"
+	ok $? "--list: a file writable by the user's private group, warning"
+else
+	[ "$RC" -eq 4 ]
+	ok $? "--list: group-writable, not a private group: refused"
+fi
+chmod 600 "$d/u2f_keys"
 
 # --add to an existing file: every other byte stays as it was.
 m="$WORK/map"

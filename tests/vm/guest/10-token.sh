@@ -1,7 +1,9 @@
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 10-token: the uhid token makes a real hidraw node; our discovery
 # finds it with no device path; pamu2fcfg enrolls as root and as a user;
-# a root-only node gives a non-root user a clear permission message.
+# a root-only node gives a non-root user a clear permission message; a
+# keyboard node and a FIDO node with report IDs are named as such; root
+# enrolls another user into that user's own file, as that user.
 
 name="uhid token creates a FIDO hidraw node"
 if need "$name" "$SOFTTOKEN" && tok_start a; then
@@ -119,5 +121,70 @@ if need "$name" "$OURCFG" && tok_start a --presence never; then
 		paced "... asking only within its --timeout (3 s)" \
 		    "$T/a.log" '^ins=01 .*sw=6985' 3000
 	fi
+	tok_stop a
+fi
+
+# A node that is not a FIDO interface (a key's OTP keyboard): named at
+# once, before the first wait (no "waiting up to" line), not after the
+# whole --timeout as "no security key found".
+name="pamu2fcfg --device on a keyboard node: refused at once, named"
+if need "$name" "$OURCFG" && tok_start kbd --rdesc keyboard; then
+	d=$(tok_dev kbd)
+	run_cmd "$OURCFG" -u root -o "$ORIGIN" --timeout 30 --device "$d"
+	if [ "$rc" -eq 3 ] &&
+	    grep -q "$d is not a FIDO interface" "$OUT.stderr" &&
+	    ! grep -q 'waiting up to' "$OUT.stderr"; then
+		pass "$name"
+	else
+		fail "$name" "exit status $rc"
+		diag_file "$OUT"
+	fi
+	tok_stop kbd
+fi
+
+# FIDO with report IDs: named at --device, and when discovery skips it.
+name="pamu2fcfg names a FIDO node with report IDs (--device, discovery)"
+if need "$name" "$OURCFG" && tok_start rid --rdesc report-ids; then
+	d=$(tok_dev rid)
+	msg="$d is a FIDO interface whose report descriptor uses report IDs"
+	run_cmd "$OURCFG" -u root -o "$ORIGIN" --timeout 30 --device "$d"
+	r1=$rc
+	grep -q "$msg, which pamu2fcfg does not support\$" "$OUT.stderr"
+	g1=$?
+	run_cmd "$OURCFG" -u root -o "$ORIGIN" --timeout 1
+	if [ "$r1" -eq 3 ] && [ "$g1" -eq 0 ] && [ "$rc" -eq 3 ] &&
+	    grep -q "$msg, which pamu2fcfg does not support: skipped" \
+	    "$OUT.stderr"; then
+		pass "$name"
+	else
+		fail "$name" "exit status $r1, then $rc"
+		diag_file "$OUT"
+	fi
+	tok_stop rid
+fi
+
+# root for another user, no FILE: dave's own file, written as dave (with
+# root's HOME and XDG_CONFIG_HOME set, which must not be used).
+name="root: pamu2fcfg -u dave --add writes dave's own file as dave"
+df=/home/dave/.config/Yubico/u2f_keys
+if need "$name" "$OURCFG" && mkuser dave && tok_start a; then
+	rm -rf /root/.vmxdg
+	before=$(ls -la /root/.config/Yubico 2>&1)
+	run_cmd env HOME=/root XDG_CONFIG_HOME=/root/.vmxdg "$OURCFG" \
+	    -u dave -o "$ORIGIN" --add
+	if [ "$rc" -eq 0 ] && is_mapping dave "$df" &&
+	    [ "$(stat -c %U:%a "$df")" = dave:600 ] &&
+	    [ "$(stat -c %U:%a /home/dave/.config/Yubico)" = dave:700 ] &&
+	    [ ! -e /root/.vmxdg ] &&
+	    [ "$(ls -la /root/.config/Yubico 2>&1)" = "$before" ]; then
+		pass "$name"
+	else
+		fail "$name" "exit status $rc; $(ls -la "$df" 2>&1)"
+		diag_file "$OUT"
+	fi
+	chmod 666 "$(tok_dev a)"
+	expect_ok "... and dave's own pamu2fcfg --check uses it" \
+	    runuser -u dave -- env HOME=/home/dave "$OURCFG" -o "$ORIGIN" \
+	    --check
 	tok_stop a
 fi

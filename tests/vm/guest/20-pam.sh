@@ -88,8 +88,8 @@ expect_fail "sudo: a user whose file is elsewhere fails" \
 tok_stop a
 if expect_fail "sudo: without the token fails" "$sudo_as" carol "$PASSWORD"
 then
-	name="... and sudo showed 'no security key found'"
-	if grep -q 'no security key found' "$OUT"; then pass "$name"; else
+	name="... and sudo showed 'No security key found. Insert your key'"
+	if grep -q 'No security key found. Insert your key' "$OUT"; then pass "$name"; else
 		fail "$name"
 		diag_file "$OUT"
 	fi

@@ -1,0 +1,34 @@
+/* What the user is told through the conversation when the second factor
+ * cannot go on: short, saying what to do. Only errors are told, as
+ * PAM_ERROR_MSG; the cue (PAM_TEXT_INFO) is touch.c's. Nothing here
+ * changes the result: a message that cannot be shown is logged and the
+ * authentication fails as it would have. Nothing about another user is
+ * told: only the user's own name, the user's own file (never a central
+ * file's path) and the origin, which the PAM configuration shows anyway. */
+#ifndef PU_TELL_H
+#define PU_TELL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "callctx.h"
+#include "device/dev.h"
+#include "tellmsg.h"
+
+/* The user has no credentials (no file, no line, no credential on the
+ * line), and nouserok is not set: how to register a key. */
+void tell_no_creds(struct call *c);
+
+/* No key could be opened: first_err is auth_open_all's first error. */
+void tell_no_key(struct call *c, int first_err);
+
+/* auth_run failed with err on devs (still open): ERR_WRONG_KH (no key
+ * holds a credential of the user's for the origin: each key is probed,
+ * check-only, under the other origins this host may have used, until
+ * deadline) and ERR_TIMEOUT (TELL_TIMEOUT once the wait for the touch
+ * began, TELL_NO_KEY_MUTE before) are told; other errors (a reply
+ * refused, a key gone) are not: the log has them. */
+void tell_auth_failed(
+    struct call *c, int err, struct dev **devs, size_t ndevs, int64_t deadline);
+
+#endif

@@ -1,0 +1,38 @@
+/* The texts pam_u2f tells the user (tell.c), apart so that tests can
+ * assert them exactly. %s are filled in the order the names say. */
+#ifndef PU_TELLMSG_H
+#define PU_TELLMSG_H
+
+#define TELL_MAX 512
+#define TELL_NO_CREDS_OWN                                                      \
+	"No security key is registered for %s in %s. To register one, "        \
+	"run as %s: pamu2fcfg --add"
+#define TELL_NO_CREDS_SSH                                                      \
+	"No security key is registered for %s: %s does not hold one. "         \
+	"Create it with: ssh-keygen -t ecdsa-sk"
+#define TELL_NO_CREDS_CENTRAL                                                  \
+	"No security key is registered for %s. Ask an administrator to "       \
+	"register one (pamu2fcfg -u %s --add, into the central mapping "       \
+	"file)."
+#define TELL_NO_KEY "No security key found. Insert your key and try again."
+#define TELL_NO_KEY_PERM                                                       \
+	"A security key is plugged in but cannot be opened (permission "       \
+	"denied). Ask an administrator to check the udev rules for FIDO "      \
+	"keys."
+#define TELL_NO_KEY_MUTE                                                       \
+	"A security key was found but did not answer. Unplug it, plug it "     \
+	"in again and retry."
+#define TELL_WRONG_KEY                                                         \
+	"This security key is not registered for %s on this host (origin "     \
+	"%s). Register it with: pamu2fcfg --add. If the host was renamed, "    \
+	"keys registered before hold credentials for the old origin: set "     \
+	"origin= to it in pam_u2f.conf."
+#define TELL_WRONG_KEY_HINT                                                    \
+	"This security key is not registered for %s on this host (origin "     \
+	"%s), but holds a credential of %s's for %s. Set origin=%s in "        \
+	"pam_u2f.conf, or register the key again with: pamu2fcfg --add"
+#define TELL_TIMEOUT                                                           \
+	"Timed out: the security key was not touched within %d s. Try "        \
+	"again and touch the key when it blinks."
+
+#endif

@@ -1,0 +1,255 @@
+/* What the user is told (pam_u2f/tell.h) through the real pam_u2f.so and
+ * the real libpam, with nss_wrapper users and software tokens: the exact
+ * text and message style of each message (no credentials in the user's
+ * own file or in a central one, whose path is not shown; no key; a key
+ * without the user's credential, with the hint when the key holds one
+ * for the appid or for this host's default origin; the timeout), that
+ * nouserok stays silent, that the cue is still shown before the wait,
+ * and that no message changes a PAM code. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <security/pam_appl.h>
+
+#include "base/cred.h"
+#include "base/err.h"
+#include "modtest.h"
+#include "mtfix.h"
+#include "mtmain.h"
+#include "tellmsg.h"
+#include "test.h"
+#include "tokenctl.h"
+
+/* cv shows exactly one error message, want ("E:" + want + "\n"). */
+static bool
+shown_error(const struct mt_conv *cv, const char *want)
+{
+	char line[TELL_MAX + 4];
+
+	snprintf(line, sizeof(line), "E:%s\n", want);
+	if (cv->nerror != 1 || strstr(cv->shown, line) == NULL) {
+		printf("# shown (%zu errors): %s", cv->nerror, cv->shown);
+		return false;
+	}
+	return true;
+}
+
+static void
+test_no_credentials_own_file(void)
+{
+	struct mt_conv cv;
+	char path[300], want[TELL_MAX];
+
+	memset(&cv, 0, sizeof(cv));
+	mt_keys(&mt.alice, "bob:\n");
+	mt_keys_path(&mt.alice, path, sizeof(path));
+	mt_service("nocreds", NODEV);
+	T_EQ_INT(mt_auth("nocreds", "alice", &cv), PAM_USER_UNKNOWN);
+	snprintf(want, sizeof(want),
+	    "No security key is registered for alice in %s. To register "
+	    "one, run as alice: pamu2fcfg --add",
+	    path);
+	T_TRUE(shown_error(&cv, want));
+	T_EQ_INT(cv.ninfo, 0);
+	/* No file at all: the same. */
+	unlink(path);
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mt_auth("nocreds", "alice", &cv), PAM_USER_UNKNOWN);
+	T_TRUE(shown_error(&cv, want));
+	T_TRUE(mt_debug_has("the per-user default"));
+	/* nouserok: the rest of the stack decides, nothing is said. */
+	memset(&cv, 0, sizeof(cv));
+	mt_service_lines(
+	    "nocreds-ok", NODEV " nouserok", "auth required pam_deny.so\n");
+	T_EQ_INT(mt_auth("nocreds-ok", "alice", &cv), PAM_AUTH_ERR);
+	T_EQ_INT(cv.nerror, 0);
+	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
+	/* sshformat: the OpenSSH key file is named, and ssh-keygen. */
+	memset(&cv, 0, sizeof(cv));
+	mt_service("nocreds-ssh", NODEV " sshformat");
+	T_EQ_INT(mt_auth("nocreds-ssh", "alice", &cv), PAM_USER_UNKNOWN);
+	snprintf(want, sizeof(want),
+	    "No security key is registered for alice: %s/.ssh/id_ecdsa_sk "
+	    "does not hold one. Create it with: ssh-keygen -t ecdsa-sk",
+	    mt.alice.home);
+	T_TRUE(shown_error(&cv, want));
+	/* A user unknown to the system: nothing said either. */
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mt_auth("nocreds", "nosuchuser", &cv), PAM_USER_UNKNOWN);
+	T_EQ_INT(cv.nerror, 0);
+	mt_keys(&mt.alice, "");
+}
+
+/* A central file: its path is not shown (another user's business), the
+ * administrator is named instead. */
+static void
+test_no_credentials_central(void)
+{
+	struct mt_conv cv;
+	char central[300], args[600];
+
+	memset(&cv, 0, sizeof(cv));
+	snprintf(central, sizeof(central), "%s/central_tell", mt.dir);
+	mt_write(central, "bob:\n", 5, NULL, 0644);
+	snprintf(args, sizeof(args), NODEV " authfile=%s", central);
+	mt_service("nocreds-central", args);
+	T_EQ_INT(mt_auth("nocreds-central", "alice", &cv), PAM_USER_UNKNOWN);
+	T_TRUE(shown_error(&cv,
+	    "No security key is registered for alice. Ask an administrator "
+	    "to register one (pamu2fcfg -u alice --add, into the central "
+	    "mapping file)."));
+	T_TRUE(strstr(cv.shown, central) == NULL);
+	T_TRUE(mt_debug_has("authfile= (a central file)"));
+	unlink(central);
+}
+
+static void
+test_no_key(void)
+{
+	struct mt_conv cv;
+	char *line = mtfix_dummy_line("alice", NULL);
+
+	memset(&cv, 0, sizeof(cv));
+	mt_keys(&mt.alice, line != NULL ? line : "");
+	mt_service("tell-nokey", NODEV " cue");
+	T_EQ_INT(mt_auth("tell-nokey", "alice", &cv), PAM_AUTH_ERR);
+	T_TRUE(shown_error(&cv, TELL_NO_KEY));
+	T_TRUE(shown_error(
+	    &cv, "No security key found. Insert your key and try again."));
+	T_EQ_INT(cv.ninfo, 0); /* no cue without a key */
+	free(line);
+}
+
+/* A key that holds none of the user's credentials: the origin in use is
+ * named, with the honest advice when nothing else is found. */
+static void
+test_wrong_key(void)
+{
+	struct tokenctl t;
+	struct mt_conv cv;
+	char *line = mtfix_dummy_line("alice", NULL);
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(tokenctl_start(&t, "--presence", "now", NULL), 0);
+	mt_keys(&mt.alice, line != NULL ? line : "");
+	mtfix_service_dev("tell-wrong", &t, "timeout=2 cue");
+	T_EQ_INT(mt_auth("tell-wrong", "alice", &cv), PAM_AUTH_ERR);
+	T_TRUE(shown_error(&cv,
+	    "This security key is not registered for alice on this host "
+	    "(origin pam://mt). Register it with: pamu2fcfg --add. If the "
+	    "host was renamed, keys registered before hold credentials for "
+	    "the old origin: set origin= to it in pam_u2f.conf."));
+	T_EQ_INT(cv.ninfo, 0); /* no cue: no key holds a credential */
+	T_TRUE(mt_debug_has("no security key holds a credential of alice "
+			    "for origin pam://mt"));
+	tokenctl_stop(&t);
+	free(line);
+}
+
+/* The key holds alice's credential, but for another origin this host
+ * may have used: the appid, or the default pam://HOSTNAME. */
+static void
+test_wrong_origin_hint(void)
+{
+	struct tokenctl t;
+	struct mt_conv cv;
+	struct cred c;
+	char host[HOST_NAME_MAX + 1], origin[HOST_NAME_MAX + 8];
+	char *line = NULL;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	mtfix_service_dev(
+	    "tell-appid", &t, "timeout=2 origin=pam://renamed appid=" ORIGIN);
+	T_EQ_INT(mt_auth("tell-appid", "alice", &cv), PAM_AUTH_ERR);
+	T_TRUE(shown_error(&cv,
+	    "This security key is not registered for alice on this host "
+	    "(origin pam://renamed), but holds a credential of alice's for "
+	    "pam://mt. Set origin=pam://mt in pam_u2f.conf, or register the "
+	    "key again with: pamu2fcfg --add"));
+	T_TRUE(mt_debug_has("one holds one for pam://mt"));
+	T_EQ_INT(tokenctl_count(&t, "ins=02 p1=03 sw=9000"), 0);
+	cred_clear(&c);
+	/* Registered under the default origin, before origin= was set. */
+	memset(host, 0, sizeof(host));
+	T_EQ_INT(gethostname(host, sizeof(host) - 1), 0);
+	snprintf(origin, sizeof(origin), "pam://%s", host);
+	T_EQ_INT(mt_enroll(t.path, origin, &c), ERR_OK);
+	line = mt_line("alice", &c, 1);
+	mt_keys(&mt.alice, line != NULL ? line : "");
+	mtfix_service_dev("tell-host", &t, "timeout=2 origin=pam://renamed");
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mt_auth("tell-host", "alice", &cv), PAM_AUTH_ERR);
+	T_EQ_INT(cv.nerror, 1);
+	T_TRUE(
+	    strstr(cv.shown, "but holds a credential of alice's for ") != NULL);
+	T_TRUE(strstr(cv.shown, origin) != NULL);
+	T_EQ_INT(tokenctl_count(&t, "ins=02 p1=03 sw=9000"), 0);
+	free(line);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+/* The key is there but never touched: the cue first (pam-u2f's
+ * behaviour, unchanged), then the timeout. */
+static void
+test_timeout(void)
+{
+	struct tokenctl t;
+	struct mt_conv cv;
+	struct cred c;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "never", &mt.alice, &c), 0);
+	mtfix_service_dev("tell-timeout", &t, "timeout=1 cue");
+	T_EQ_INT(mt_auth("tell-timeout", "alice", &cv), PAM_AUTH_ERR);
+	T_TRUE(shown_error(&cv,
+	    "Timed out: the security key was not touched within 1 s. Try "
+	    "again and touch the key when it blinks."));
+	T_EQ_INT(cv.ninfo, 1);
+	T_TRUE(strstr(cv.shown, "I:Please touch the device.\nE:Timed out") !=
+	    NULL);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+/* Success says nothing but the cue. */
+static void
+test_success_quiet(void)
+{
+	struct tokenctl t;
+	struct mt_conv cv;
+	struct cred c;
+
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	mtfix_service_dev("tell-ok", &t, "timeout=2 cue");
+	T_EQ_INT(mt_auth("tell-ok", "alice", &cv), PAM_SUCCESS);
+	T_EQ_INT(cv.nerror, 0);
+	T_EQ_INT(cv.ninfo, 1);
+	T_TRUE(mt_debug_has("1 credential(s) for alice from "));
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct test_case cases[] = {
+	    TEST(test_no_credentials_own_file),
+	    TEST(test_no_credentials_central),
+	    TEST(test_no_key),
+	    TEST(test_wrong_key),
+	    TEST(test_wrong_origin_hint),
+	    TEST(test_timeout),
+	    TEST(test_success_quiet),
+	};
+
+	(void)argc;
+	return mtmain_run(argv, cases, sizeof(cases) / sizeof(cases[0]));
+}
