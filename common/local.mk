@@ -51,9 +51,9 @@ common_conf_libconf_la_SOURCES = \
 	common/conf/confscan.c common/conf/confscan.h \
 	common/conf/opts.c common/conf/opts.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
-# The configuration file's default path follows --sysconfdir (conf.c).
+# The configuration file's default path: --with-pam-conf (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DPAM_U2F_CONF_DEFAULT='"$(sysconfdir)/security/pam_u2f.conf"'
+	-DPAM_U2F_CONF_DEFAULT='"$(PAM_U2F_CONF)"'
 
 common_transport_libtransport_la_SOURCES = \
 	common/transport/xport.c common/transport/xport.h \

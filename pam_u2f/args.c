@@ -302,6 +302,7 @@ args_parse(
 		if (r != ERR_OK && first == ERR_OK)
 			first = r;
 	}
+	o->conf_found = file.found; /* args_merge empties file */
 	if ((r = args_merge(o, &file, &arg)) != ERR_OK)
 		goto fail;
 	if ((r = args_backend(o, errlog)) == ERR_OK)

@@ -28,6 +28,7 @@
 struct options {
 	CONF_FIELDS
 	bool authpending_set; /* authpending_file= was given */
+	bool conf_found;      /* the config file existed and was read */
 };
 
 /* Parse argv into o (zeroed and given defaults first). Every problem is

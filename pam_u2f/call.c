@@ -12,6 +12,7 @@
 #include <security/pam_modules.h>
 
 #include "call.h"
+#include "conf/conf.h"
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "manualconv.h"
@@ -50,6 +51,9 @@ call_args(struct call *c, int argc, const char **argv)
 		return r;
 	}
 	c->args_ok = true;
+	debug_msg(&c->dbg, "config file %s: %s",
+	    c->opt.conf != NULL ? c->opt.conf : conf_default_path(),
+	    c->opt.conf_found ? "read" : "absent, built-in defaults");
 	debug_msg(&c->dbg, "origin %s, appid %s, timeout %d s, ES256 checks %s",
 	    c->opt.origin, c->opt.appid, c->opt.timeout, crypto_verify_impl());
 	return ERR_OK;

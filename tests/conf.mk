@@ -1,6 +1,6 @@
 # The configuration file (issue 5): unit tests of common/conf.c, and the
-# commented example installed as $(sysconfdir)/security/pam_u2f.conf
-# unless a file is already there.
+# commented example installed as $(PAM_U2F_CONF) (--with-pam-conf,
+# default /etc/security/pam_u2f.conf) unless a file is already there.
 check_PROGRAMS += tests/test_conf
 TESTS += tests/test_conf
 tests_test_conf_SOURCES = tests/test_conf.c tests/conffix.h tests/test.h
@@ -32,24 +32,23 @@ tests_test_confopts_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 
 EXTRA_DIST += etc/pam_u2f.conf.example
 
-pamconfdir = $(sysconfdir)/security
 install-data-local:
-	$(MKDIR_P) '$(DESTDIR)$(pamconfdir)'
-	@if test -e '$(DESTDIR)$(pamconfdir)/pam_u2f.conf' || \
-	    test -h '$(DESTDIR)$(pamconfdir)/pam_u2f.conf'; then \
-		echo "$(DESTDIR)$(pamconfdir)/pam_u2f.conf exists: not replaced"; \
+	$(MKDIR_P) '$(DESTDIR)$(PAM_U2F_CONFDIR)'
+	@if test -e '$(DESTDIR)$(PAM_U2F_CONF)' || \
+	    test -h '$(DESTDIR)$(PAM_U2F_CONF)'; then \
+		echo "$(DESTDIR)$(PAM_U2F_CONF) exists: not replaced"; \
 	else \
-		echo " $(INSTALL_DATA) etc/pam_u2f.conf.example '$(DESTDIR)$(pamconfdir)/pam_u2f.conf'"; \
+		echo " $(INSTALL_DATA) etc/pam_u2f.conf.example '$(DESTDIR)$(PAM_U2F_CONF)'"; \
 		$(INSTALL_DATA) '$(srcdir)/etc/pam_u2f.conf.example' \
-		    '$(DESTDIR)$(pamconfdir)/pam_u2f.conf' || exit 1; \
+		    '$(DESTDIR)$(PAM_U2F_CONF)' || exit 1; \
 	fi
 # distcheck wants an uninstall that leaves nothing behind: remove the file
 # only if it is still the unmodified example.
 uninstall-local:
 	@if cmp -s '$(srcdir)/etc/pam_u2f.conf.example' \
-	    '$(DESTDIR)$(pamconfdir)/pam_u2f.conf'; then \
-		echo " rm -f '$(DESTDIR)$(pamconfdir)/pam_u2f.conf'"; \
-		rm -f '$(DESTDIR)$(pamconfdir)/pam_u2f.conf'; \
+	    '$(DESTDIR)$(PAM_U2F_CONF)'; then \
+		echo " rm -f '$(DESTDIR)$(PAM_U2F_CONF)'"; \
+		rm -f '$(DESTDIR)$(PAM_U2F_CONF)'; \
 	fi
 
 TESTS += tests/conf_manlint.sh

@@ -48,11 +48,11 @@ ok $? "the line went to the file's authfile"
 login "conf=$CONF devices=$DEV timeout=5"
 ok $? "the module accepts it with only the file naming origin and authfile"
 
-login "authfile=$WORK/map devices=$DEV timeout=2"
+login "$MOD_CONF authfile=$WORK/map devices=$DEV timeout=2"
 [ $? -ne 0 ]
 ok $? "without the file (origin pam://HOSTNAME) the module refuses it"
 
-login "authfile=$WORK/map origin=pam://agree devices=$DEV timeout=5"
+login "$MOD_CONF authfile=$WORK/map origin=pam://agree devices=$DEV timeout=5"
 ok $? "the same origin as an argument is accepted"
 
 run --conf "$CONF" --device "$DEV" -o pam://cmdline --add "$WORK/map2"

@@ -1,13 +1,15 @@
 #!/bin/bash
 # Install what is needed, build, and run every test; last line:
 # "N passed, N failed". Stages (default all): gcc asan distcheck format
-# u2fhost analyze fuzz vm (gcc, asan and fuzz are configured with
+# u2fhost analyze fuzz vm deb (gcc, asan and fuzz are configured with
 # --enable-direct-verify, so that both signature checkers run, each against
 # the other; u2fhost: the --with-libu2f-host configuration with the default
 # EVP signature checks, so that every test also runs with them; also the
 # build whose tests/devcheck the vm group 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
-# per harness, default 15)
+# per harness, default 15; deb: dpkg-buildpackage from a copy in build/deb,
+# then in the VM: apt install ./*.deb, pam-auth-update, sudo (guest/deb.sh)
+# and README's by-hand make install, sudo (guest/byhand.sh))
 #   tests/run.sh                 everything
 #   tests/run.sh gcc             only the gcc build + make check
 # Builds live in build/<stage>/ under the source tree.
@@ -15,7 +17,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 jobs=$(nproc 2>/dev/null || echo 2)
-stages=${*:-gcc asan distcheck format u2fhost analyze fuzz vm}
+stages=${*:-gcc asan distcheck format u2fhost analyze fuzz vm deb}
 passed=0
 failed=0
 log() { printf '== %s\n' "$*" >&2; }
@@ -59,13 +61,24 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	    -e tests/module/test_modfile -e tests/module/test_tell \
 	    -e tests/module/test_confmod -e tests/conf_agree.sh \
 	    -e tests/tool/asuser.sh)
+	# gcc: with a hostile config at the default path (tests/hermetic.lib)
+	[ "$name" != gcc ] || hermetic_on "$dir" 1 || :
 	make -C "$dir" -j"$jobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1
 	count_suite "$dir"
 	[ -s "$dir/test-suite.log" ] || one 1 "$name make check produced no results"
+	if [ "$name" = gcc ] && [ -n "$hermetic_files" ]; then
+		hermetic_check 1
+		hermetic_phase2 "$dir"
+	fi
 }
 
+# shellcheck source=tests/hermetic.lib
+. "$top/tests/hermetic.lib"
+trap hermetic_off EXIT
+trap 'exit 130' INT TERM
+
 tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
-case " $stages " in *" vm "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
+case " $stages " in *" vm "*|*" deb "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
 log "autogen"
 ./autogen.sh >/dev/null 2>&1 || { echo "autogen failed" >&2; echo "0 passed, 1 failed"; exit 1; }
 
@@ -134,6 +147,28 @@ for s in $stages; do
 			[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out" >&2; [ "$f" -gt 0 ] || one 1 "vm stage"; }
 			log "vm: $p passed, $f failed"
 		fi ;;
+	deb)	# build the .debs from a copy; install, enable, sudo in the VM
+		log "stage deb"
+		d="$top/build/deb"
+		out="$top/build/deb.out"
+		rm -rf "$d"
+		mkdir -p "$d"
+		{ tools/deps.sh deb vm && tools/copy-src.sh "$d/src" &&
+		    (cd "$d/src" && DEB_BUILD_OPTIONS=nocheck \
+			dpkg-buildpackage -b -us -uc); } >"$out" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || tail -40 "$out" >&2
+		one $rc "dpkg-buildpackage -b (make check: stage gcc)"
+		[ $rc -eq 0 ] || continue
+		# byhand runs make install in build/gcc: bring it up to date
+		# here (after autogen, config.status would rerun under TCG)
+		make -C "$top/build/gcc" -s -j"$jobs" >>"$out" 2>&1
+		VM_DEB_DIR="$d" tests/vm/run.sh deb byhand >"$out.vm" 2>&1
+		rc=$?
+		p=$(grep -c '^ok ' "$out.vm"); f=$(grep -c '^not ok ' "$out.vm")
+		passed=$((passed + p)); failed=$((failed + f))
+		[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out.vm" >&2; [ "$f" -gt 0 ] || one 1 "deb stage"; }
+		log "deb: $p passed, $f failed" ;;
 	*) log "unknown stage $s"; one 1 "stage $s" ;;
 	esac
 done

@@ -160,9 +160,14 @@ static void
 t_default_path(void)
 {
 	const char *p = conf_default_path();
-	const char *tail = "/security/pam_u2f.conf";
+	const char *want = getenv("PU_CONF_DEFAULT"); /* make check's */
+	const char *tail = "/pam_u2f.conf";
 
 	T_TRUE(p != NULL && p[0] == '/');
+	/* configure --with-pam-conf, else /etc/security/pam_u2f.conf
+	 * whatever the prefix. */
+	if (want != NULL)
+		T_EQ_STR(p, want);
 	T_TRUE(strlen(p) > strlen(tail) &&
 	    strcmp(p + strlen(p) - strlen(tail), tail) == 0);
 }

@@ -10,6 +10,8 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+b=$top/build/demo	# our own build tree, whatever state the source is in
+blog=$b/demo-build.log
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "demo.sh: run me as root (sudo tools/demo.sh): I install packages" >&2
@@ -17,14 +19,36 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
-say "Installing dependencies and building"
-tools/deps.sh build test
-./autogen.sh >/dev/null 2>&1
-mkdir -p build/gcc
-(cd build/gcc && { [ -f Makefile ] || ../../configure -q; } && make -s -j"$(nproc)" >/dev/null && make -s tests/softtoken/softtoken >/dev/null)
-b=$top/build/gcc
+step() {	# step TEXT CMD...: one progress line; output to $blog
+	printf '   %s ... ' "$1"
+	shift
+	if "$@" >>"$blog" 2>&1; then
+		echo ok
+	else
+		echo FAILED
+		echo "demo.sh: that step failed; its output is in $blog:" >&2
+		tail -n 25 "$blog" >&2
+		exit 1
+	fi
+}
+configure_demo() {
+	[ -f "$src/configure" ] || (cd "$src" && ./autogen.sh) || return 1
+	[ -f "$obj/Makefile" ] || (cd "$obj" && "$src/configure" -q)
+}
+
+say "Installing dependencies and building (in build/demo, out of tree)"
+src=$b/src
+obj=$b/obj
+mkdir -p "$src" "$obj"
+: >"$blog"
+step "packages (tools/deps.sh build test)" tools/deps.sh build test
+step "copy the source to build/demo/src" tools/copy-src.sh "$src"
+step "autogen and configure" configure_demo
+step "build (make -j$(nproc))" make -C "$obj" -j"$(nproc)"
+step "build the software token" make -C "$obj" tests/softtoken/softtoken
+b=$obj
 module=$b/pam_u2f/.libs/pam_u2f.so
-[ -f "$module" ] || { echo "demo.sh: $module was not built" >&2; exit 1; }
+[ -f "$module" ] || { echo "demo.sh: $module was not built (see $blog)" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/pam_u2f-demo.XXXXXX)
 service=/etc/pam.d/pam_u2f_demo

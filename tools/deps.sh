@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian 12 packages this project needs to build and test.
-# Usage: tools/deps.sh [build|test|vm|bench]...  (default: build test)
+# Usage: tools/deps.sh [build|test|vm|bench|deb]...  (default: build test)
 # Does nothing for packages already installed; needs root otherwise.
 set -eu
 
@@ -11,6 +11,7 @@ test="clang python3-cryptography-vectors libclang-rt-14-dev libu2f-host-dev mand
 vm="qemu-system-x86 busybox-static sudo fido2-tools u2f-host libpam-u2f
 	pamu2fcfg openssh-client cpio kmod u2f-server pamtester xz-utils"
 bench="hyperfine valgrind libpam-u2f pamu2fcfg time"
+deb="debhelper dpkg-dev"
 
 want=""
 [ $# -gt 0 ] || set -- build test
@@ -20,6 +21,7 @@ for set_name in "$@"; do
 	test) want="$want $test" ;;
 	vm) want="$want $vm" ;;
 	bench) want="$want $bench" ;;
+	deb) want="$want $deb" ;;
 	*) echo "deps.sh: unknown package set '$set_name'" >&2; exit 2 ;;
 	esac
 done

@@ -457,8 +457,10 @@ conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
 	conf_ctx_init(&ctx, path != NULL ? path : conf_default_path(), out,
 	    errbuf, errlen);
 	if ((r = conf_read(&ctx, explicit_path, &buf, &len)) == ERR_OK &&
-	    buf != NULL)
+	    buf != NULL) {
 		r = conf_parse_ctx(&ctx, buf, len, out);
+		out->found = r == ERR_OK;
+	}
 	saved_errno = errno;
 	free(buf);
 	if (r != ERR_OK)

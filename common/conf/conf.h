@@ -27,7 +27,8 @@
 
 #include "opts.h" /* the options, struct conf and its setter */
 
-/* The default path, $(sysconfdir)/security/pam_u2f.conf; never NULL. */
+/* The default path (configure --with-pam-conf, default
+ * /etc/security/pam_u2f.conf); never NULL. */
 const char *conf_default_path(void);
 
 /* The key's name in the file, e.g. "max_devices"; NULL if out of range

@@ -152,6 +152,7 @@ enum { CONF_NFILE = 0 CONF_OPTIONS(CONF_X_NFILE) };
 struct conf {
 	uint32_t set; /* 1u << key for every key set */
 	CONF_FIELDS
+	bool found; /* conf_load: the file existed and was read */
 };
 
 enum conf_type {

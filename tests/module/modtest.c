@@ -12,6 +12,7 @@
 
 #include <security/pam_appl.h>
 
+#include "conf/conf.h"
 #include "modtest.h"
 #include "tokenctl.h"
 
@@ -110,6 +111,7 @@ mt_paths(void)
 	mt.root = geteuid() == 0;
 	snprintf(mt.confdir, sizeof(mt.confdir), "%s/pam.d", mt.dir);
 	snprintf(mt.debug, sizeof(mt.debug), "%s/debug.log", mt.dir);
+	snprintf(mt.conf, sizeof(mt.conf), "%s/hermetic-empty.conf", mt.dir);
 	snprintf(mt.module, sizeof(mt.module), "%s/pam_u2f/.libs/pam_u2f.so",
 	    b != NULL ? b : ".");
 	if (mt.module[0] != '/') {
@@ -120,6 +122,28 @@ mt_paths(void)
 		snprintf(mt.module, sizeof(mt.module),
 		    "%s/%s/pam_u2f/.libs/pam_u2f.so", cwd, b != NULL ? b : ".");
 	}
+}
+
+/* Hermetic: the module must never read the system's configuration file
+ * (the build's default path). As root every service gets conf= naming an
+ * empty root-owned file of our own (mt_service_lines). Another user cannot
+ * make a file the module accepts (it must be root's), so then the default
+ * path must not exist: a Bail out says so rather than test against it. */
+static int
+mt_conf_init(void)
+{
+	if (mt.root) {
+		mt_write(mt.conf, "", 0, NULL, 0644);
+		return 0;
+	}
+	if (access(conf_default_path(), F_OK) == 0 || errno != ENOENT) {
+		printf("Bail out! %s exists: as a user other than root the "
+		       "module tests would read it (run them as root, or "
+		       "without that file)\n",
+		    conf_default_path());
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -153,6 +177,8 @@ mt_setup(char **argv)
 	mt_user_init(&mt.bob, "bob", MT_UID_BOB);
 	mt_user_init(&mt.carol, "carol", MT_UID_CAROL);
 	mt_users_files();
+	if (mt_conf_init() != 0)
+		return 1;
 	snprintf(path, sizeof(path), "%s/passwd", mt.dir);
 	setenv("NSS_WRAPPER_PASSWD", path, 1);
 	snprintf(path, sizeof(path), "%s/group", mt.dir);
@@ -195,13 +221,15 @@ mt_service(const char *name, const char *args)
 void
 mt_service_lines(const char *name, const char *args, const char *more)
 {
-	char path[300], text[4096];
+	char path[300], text[4096], conf[256] = "";
 	int n;
 
+	if (mt.root && strstr(args, "conf=") == NULL)
+		snprintf(conf, sizeof(conf), "conf=%s ", mt.conf);
 	n = snprintf(text, sizeof(text),
-	    "auth required %s %s debug "
+	    "auth required %s %s%s debug "
 	    "debug_file=%s\n%s",
-	    mt.module, args, mt.debug, more);
+	    mt.module, conf, args, mt.debug, more);
 	snprintf(path, sizeof(path), "%s/%s", mt.confdir, name);
 	mt_write(path, text, (size_t)n, NULL, 0644);
 	mt_write(mt.debug, "", 0, NULL, 0600);

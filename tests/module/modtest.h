@@ -39,6 +39,7 @@ struct mt_env {
 	char dir[128]; /* private tree */
 	char confdir[192];
 	char debug[192]; /* debug log (exists, empty at mt_service) */
+	char conf[192];  /* the conf= every service gets (as root) */
 	char module[512];
 	bool root;
 	struct mt_user alice, bob, carol;

@@ -89,7 +89,7 @@ mt_direct(const char *user, const char *args)
 	struct pam_conv conv = {mt_conv_fn, &cv};
 	pam_handle_t *pamh = NULL;
 	const char *argv[MT_ARGV_MAX];
-	char buf[2048], dbg[300], *save = NULL, *tok;
+	char buf[2048], dbg[300], conf[300], *save = NULL, *tok;
 	int (*fn)(pam_handle_t *, int, int, const char **);
 	int argc = 0, r;
 	void *h;
@@ -99,11 +99,15 @@ mt_direct(const char *user, const char *args)
 	snprintf(buf, sizeof(buf), "%s", args);
 	snprintf(dbg, sizeof(dbg), "debug_file=%s", mt.debug);
 	for (tok = strtok_r(buf, " ", &save);
-	     tok != NULL && argc < MT_ARGV_MAX - 2;
+	     tok != NULL && argc < MT_ARGV_MAX - 3;
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc++] = "debug";
 	argv[argc++] = dbg;
+	/* Hermetic, as mt_service_lines: never the system's file. */
+	snprintf(conf, sizeof(conf), "conf=%s", mt.conf);
+	if (mt.root && strstr(args, "conf=") == NULL)
+		argv[argc++] = conf;
 	if ((h = dlopen(mt.module, RTLD_NOW | RTLD_LOCAL)) == NULL)
 		return -1;
 	*(void **)(&fn) = dlsym(h, "pam_sm_authenticate");

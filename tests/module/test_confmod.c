@@ -99,6 +99,9 @@ test_origin_from_file(void)
 		T_EQ_INT(touches(&t), 1);
 		T_TRUE(mt_debug_has("origin " ORIGIN_FILE ", appid " ORIGIN_FILE
 				    ", timeout 7 s"));
+		/* The debug log names the file it read. */
+		snprintf(text, sizeof(text), "config file %s: read", conf_path);
+		T_TRUE(mt_debug_has(text));
 		/* Without the file, the default origin does not match. */
 		snprintf(args, sizeof(args), "devices=%s timeout=2", t.path);
 		T_EQ_INT(run("nofile", args, "alice"), PAM_AUTH_ERR);

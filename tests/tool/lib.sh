@@ -15,6 +15,32 @@ fi
 WORK=$(mktemp -d /tmp/pu-tool.XXXXXX) || exit 1
 PIDFILES=""
 
+# Hermetic: pamu2fcfg must never read the system's configuration file (the
+# build's default path, PU_CONF_DEFAULT from the Makefile). As root,
+# $PAMU2FCFG becomes a wrapper that adds --conf with an empty root-owned
+# file of ours unless the test names one; another user cannot make a file
+# pamu2fcfg accepts (it must be root's), so then the default must not
+# exist. $EMPTY_CONF is that file (for the module's conf= too).
+EMPTY_CONF=$WORK/empty.conf
+MOD_CONF=""
+if [ "$(id -u)" = 0 ]; then
+	: >"$EMPTY_CONF"
+	chmod 644 "$EMPTY_CONF"
+	cat >"$WORK/pamu2fcfg" <<EOT
+#!/bin/sh
+for a; do case \$a in --conf|--conf=*) exec "$PAMU2FCFG" "\$@" ;; esac; done
+exec "$PAMU2FCFG" --conf "$EMPTY_CONF" "\$@"
+EOT
+	chmod 755 "$WORK/pamu2fcfg"
+	PAMU2FCFG=$WORK/pamu2fcfg
+	MOD_CONF="conf=$EMPTY_CONF"	# for module lines without conf=
+elif [ -n "${PU_CONF_DEFAULT:-}" ] && [ -e "$PU_CONF_DEFAULT" ]; then
+	echo "Bail out! $PU_CONF_DEFAULT exists: as a user other than root" \
+	    "these tests would read it"
+	rm -rf "$WORK"
+	exit 1
+fi
+
 cleanup() {
 	for f in $PIDFILES; do
 		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null

@@ -21,7 +21,7 @@ mkdir "$WORK/svc"
 
 # login ORIGIN AUTHFILE DEVICE: one authentication through libpam.
 login() {
-	echo "auth required $MODULE authfile=$2 origin=$1 devices=unix:$3" \
+	echo "auth required $MODULE $MOD_CONF authfile=$2 origin=$1 devices=unix:$3" \
 	    > "$WORK/svc/u2ftest"
 	LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
 	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \

@@ -7,4 +7,5 @@ EXTRA_DIST += tests/vm/README tests/vm/run.sh tests/vm/boot.sh \
 	tests/vm/guest/30-multi.sh tests/vm/guest/40-peers.sh \
 	tests/vm/guest/50-interop.sh tests/vm/guest/60-timing.sh \
 	tests/vm/guest/70-libu2fhost.sh tests/vm/guest/80-faults.sh \
-	tests/vm/guest/90-manual.sh
+	tests/vm/guest/90-manual.sh \
+	tests/vm/guest/deb.sh tests/vm/guest/byhand.sh

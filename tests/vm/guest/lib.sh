@@ -18,6 +18,18 @@ OUT=$T/out		# output of the last run_cmd
 TMO=${VM_CMD_TIMEOUT:-60}	# seconds before any one command is killed
 mkdir -p "$T"
 chmod 755 "$T"
+# What non-root users run (pamu2fcfg, the module a user's pamtester
+# loads) must be reachable by them wherever the checkout lives, e.g. in a
+# 0700 folder from mktemp -d: they run copies in $T/bin (0755).
+mkdir -p "$T/bin"
+chmod 755 "$T/bin"
+if [ -f "$OURCFG" ] && cp "$OURCFG" "$T/bin/pamu2fcfg"; then
+	OURCFG=$T/bin/pamu2fcfg
+fi
+if [ -f "$OURMOD" ] && cp "$OURMOD" "$T/bin/pam_u2f.so"; then
+	OURMOD=$T/bin/pam_u2f.so
+fi
+chmod 755 "$T/bin"/* 2>/dev/null
 
 diag() { printf '%s\n' "$@" | sed 's/^/# /' >>"$VM_TAP"; }
 diag_file() {	# diag_file FILE [LINES]: the file's tail as diagnostics
@@ -209,6 +221,27 @@ pam_service() {
 # A valid mapping line: user:KH,PK,es256,+presence (pam-u2f's format).
 is_mapping() {	# is_mapping USER FILE
 	grep -Eq "^$1:[A-Za-z0-9+/=_-]+,[A-Za-z0-9+/=_-]+,es256,\+presence" "$2"
+}
+
+# ---- sudo as a user, for the install groups (deb, byhand) -------------
+# sudo_setup: $sudo_as USER PASSWORD runs "sudo -k -S id -u" as USER.
+sudo_setup() {
+	sudo_as=$T/sudo_as
+	# shellcheck disable=SC2016 # expanded by the script
+	printf '%s\n' '#!/bin/sh' \
+	    'echo "$2" | runuser -u "$1" -- sudo -k -S id -u' >"$sudo_as"
+	chmod 755 "$sudo_as"
+}
+# expect_sudo_root NAME USER TOKEN: sudo with the password succeeds, runs
+# the command as root, and TOKEN made a presence-checked signature.
+expect_sudo_root() {
+	expect_ok "$1" "$sudo_as" "$2" "$PASSWORD" || return 1
+	if grep -qx 0 "$OUT.stdout" && [ "$(tok_signed "$3")" -ge 1 ]; then
+		pass "... as root, and token $3 signed"
+	else
+		fail "... as root, and token $3 signed"
+		diag_file "$OUT"
+	fi
 }
 
 trap 'tok_stop_all' EXIT

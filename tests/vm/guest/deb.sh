@@ -1,0 +1,120 @@
+# shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
+# Group deb (tests/run.sh stage deb): the Debian packages as an
+# administrator uses them. apt install ./*.deb over Debian's libpam-u2f and
+# pamu2fcfg (which the host has, for 50-interop): apt removes them; nothing
+# in /etc/pam.d changes; pam-auth-update --enable pam_u2f; then real sudo
+# through Debian's common-auth: password + enrolled token succeeds, another
+# token is refused, a user with no key passes with the password (the
+# conffile's nouserok); removing the package takes the line out again.
+# Needs VM_DEB_DIR (the directory holding the .debs).
+
+mkuser carol
+mkuser dave
+printf 'carol ALL=(ALL:ALL) ALL\ndave ALL=(ALL:ALL) ALL\n' >/etc/sudoers.d/vmtest
+chmod 440 /etc/sudoers.d/vmtest
+debs=$(ls "${VM_DEB_DIR:-/nonexistent}"/libpam-u2f-native_*.deb \
+    "${VM_DEB_DIR:-/nonexistent}"/pamu2fcfg-native_*.deb 2>/dev/null)
+export DEBIAN_FRONTEND=noninteractive
+# man-db's trigger rebuilds its whole index: over a minute under TCG.
+# Without this file it skips that (the guest's / is a throwaway overlay).
+rm -f /var/lib/man-db/auto-update
+sudo_setup
+
+name="apt install ./libpam-u2f-native_*.deb ./pamu2fcfg-native_*.deb"
+if [ "$(echo "$debs" | wc -w)" -ne 2 ]; then
+	fail "$name" "VM_DEB_DIR=${VM_DEB_DIR:-} holds no pair of .debs"
+elif expect_ok "$name" apt-get install -y $debs; then
+	name="... apt removed Debian's libpam-u2f and pamu2fcfg"
+	if dpkg-query -W -f='${Status}\n' libpam-u2f pamu2fcfg 2>/dev/null |
+	    grep -q 'install ok installed'; then
+		fail "$name" "$(dpkg -l libpam-u2f pamu2fcfg | tail -2)"
+	else
+		pass "$name"
+	fi
+	name="... the module in libpam's directory is ours (dpkg -S)"
+	if dpkg -S "$OLDMOD" 2>/dev/null | grep -q '^libpam-u2f-native:' &&
+	    [ -x /usr/bin/pamu2fcfg ] &&
+	    /usr/bin/pamu2fcfg --version 2>&1 | grep -q 'ES256'; then
+		pass "$name"
+	else
+		fail "$name" "$(dpkg -S "$OLDMOD" 2>&1)" \
+		    "$(/usr/bin/pamu2fcfg --version 2>&1 | head -2)"
+	fi
+	name="... installing changed no PAM configuration"
+	if grep -rq pam_u2f /etc/pam.d/; then
+		fail "$name" "$(grep -r pam_u2f /etc/pam.d/)"
+	else
+		pass "$name"
+	fi
+	name="... man pages, conffile, pam-auth-update profile installed"
+	if [ -f /usr/share/man/man8/pam_u2f.8.gz ] &&
+	    [ -f /usr/share/man/man1/pamu2fcfg.1.gz ] &&
+	    [ -f /usr/share/man/man5/pam_u2f.conf.5.gz ] &&
+	    grep -qx 'nouserok = true' /etc/security/pam_u2f.conf &&
+	    grep -q 'Default: no' /usr/share/pam-configs/pam_u2f; then
+		pass "$name"
+	else
+		fail "$name"
+	fi
+fi
+
+name="carol enrolls with /usr/bin/pamu2fcfg --add, as herself"
+if tok_start a; then
+	chmod 666 "$(tok_dev a)"
+	expect_ok "$name" runuser -u carol -- env HOME=/home/carol \
+	    /usr/bin/pamu2fcfg --add
+	expect_ok "... pamu2fcfg --check" runuser -u carol -- \
+	    env HOME=/home/carol /usr/bin/pamu2fcfg --check
+fi
+
+name="pam-auth-update --enable pam_u2f"
+if expect_ok "$name" pam-auth-update --enable pam_u2f; then
+	name="... common-auth requires pam_u2f.so after the password"
+	if grep -Eq '^auth[[:space:]]+required[[:space:]]+pam_u2f\.so cue' \
+	    /etc/pam.d/common-auth; then
+		pass "$name"
+	else
+		fail "$name"
+		diag_file /etc/pam.d/common-auth 40
+	fi
+fi
+
+expect_sudo_root "sudo (Debian's /etc/pam.d/sudo): password + enrolled token succeeds" carol a
+expect_fail "sudo: the right token but a wrong password fails" \
+    "$sudo_as" carol wrong-password
+tok_stop a
+if tok_start b; then
+	chmod 666 "$(tok_dev b)"
+	expect_fail "sudo: another (unenrolled) token is refused" \
+	    "$sudo_as" carol "$PASSWORD"
+	name="... and it signed nothing"
+	if [ "$(tok_signed b)" = 0 ]; then pass "$name"; else fail "$name"; fi
+	tok_stop b
+fi
+expect_ok "sudo: a user with no key enrolled passes with the password (nouserok)" \
+    "$sudo_as" dave "$PASSWORD"
+
+# An upgrade (the same package again): the profile stays enabled, and
+# postinst says to restart long-running PAM users (-z nodelete).
+libdeb=$(echo "$debs" | grep '/libpam-u2f-native_')
+name="dpkg -i libpam-u2f-native again (an upgrade)"
+if [ -n "$libdeb" ] && expect_ok "$name" dpkg -i "$libdeb"; then
+	name="... postinst prints the restart hint (-z nodelete)"
+	if grep -q 'linked with -z nodelete' "$OUT"; then pass "$name"; else
+		fail "$name"
+		diag_file "$OUT"
+	fi
+	name="... and pam_u2f.so stays enabled in common-auth"
+	if grep -q 'pam_u2f\.so' /etc/pam.d/common-auth; then pass "$name"
+	else fail "$name"; fi
+fi
+
+name="apt-get remove libpam-u2f-native takes the line out of common-auth"
+if expect_ok "$name" apt-get remove -y libpam-u2f-native; then
+	if grep -q pam_u2f /etc/pam.d/common-auth; then
+		fail "$name: common-auth" "$(grep pam_u2f /etc/pam.d/common-auth)"
+	else
+		pass "... and common-auth no longer names pam_u2f.so"
+	fi
+	expect_ok "... sudo still works (password)" "$sudo_as" dave "$PASSWORD"
+fi
