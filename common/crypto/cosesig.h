@@ -1,0 +1,43 @@
+/* Signatures by COSE algorithm, and attestation-certificate signatures:
+ * what CTAP2 credentials and attestation statements need. Keys are in the
+ * mapping file's raw form (pam-u2f's): es256 = 65-byte uncompressed
+ * P-256 point (64-byte x||y accepted), eddsa = 32-byte Ed25519 key,
+ * rs256 = 256-byte modulus n || 3-byte exponent e. */
+#ifndef PU_COSESIG_H
+#define PU_COSESIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define COSESIG_PK_MAX 259  /* longest raw key (rs256: 256 + 3) */
+#define COSESIG_RSA_N 256
+#define COSESIG_RSA_E 3
+
+/* Check a raw key of COSE type (on the curve, a usable RSA key) and copy
+ * it in normal form to out (es256: 65 bytes). ERR_PARSE for a bad key,
+ * ERR_UNSUPPORTED for another type. */
+int crypto_pk_normal(int type, const uint8_t *raw, size_t len,
+    uint8_t out[COSESIG_PK_MAX], size_t *out_len);
+
+/* Verify sig over msg with a raw key of COSE type: es256 DER ECDSA with
+ * SHA-256, eddsa pure Ed25519 (64-byte sig), rs256 RSASSA-PKCS1-v1_5
+ * with SHA-256. ERR_OK, ERR_VERIFY (wrong signature), ERR_PARSE (bad
+ * key), ERR_UNSUPPORTED (other type). Under the host's OpenSSL policy
+ * (EVP, default library context). */
+int crypto_verify_sig(int type, const uint8_t *pk, size_t pk_len,
+    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len);
+
+/* Verify sig over msg with the key of a DER X.509 certificate, for COSE
+ * algorithm alg (-7, -8, -257), checking that the certificate's key is of
+ * that algorithm. ERR_OK, ERR_VERIFY, ERR_PARSE (bad certificate). */
+int crypto_verify_cert_sig(const uint8_t *cert, size_t cert_len, int alg,
+    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len);
+
+/* The packed-attestation certificate requirements (WebAuthn 8.2.1):
+ * version 3, basicConstraints CA false, and, when the certificate has the
+ * id-fido-gen-ce-aaguid extension (1.3.6.1.4.1.45724.1.1.4), that it
+ * equals aaguid. ERR_OK or ERR_VERIFY (naming nothing secret). */
+int crypto_packed_cert_ok(
+    const uint8_t *cert, size_t cert_len, const uint8_t aaguid[16]);
+
+#endif
