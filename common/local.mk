@@ -30,6 +30,7 @@ common_base_libbase_la_SOURCES = \
 	common/base/util.c common/base/util.h \
 	common/base/rbuf.c common/base/rbuf.h \
 	common/base/b64.c common/base/b64.h \
+	common/base/cbor.c common/base/cbor.h \
 	common/base/cred.c common/base/cred.h \
 	common/base/safefile.c common/base/safefile.h \
 	common/base/usergroup.c common/base/usergroup.h

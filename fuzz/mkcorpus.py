@@ -356,7 +356,28 @@ def es256():
     case("off_curve", sig, p=point[:-1] + b"\x1c")
 
 
+def cbor():
+    # canonical CTAP2 messages (as python3-fido2's encoder writes them) and
+    # near misses
+    ga = bytes.fromhex(
+        "a8016b6578616d706c652e636f6d0258200101010101010101010101010101"
+        "0101010101010101010101010101010101010381a262696442aabb64747970"
+        "656a7075626c69632d6b657905a2627570f4627576f5070220617862757001"
+        "69636c69656e7450696ef5")
+    write("cbor", "getassertion", ga)
+    write("cbor", "ints", bytes.fromhex(
+        "8e0017181818ff19010019ffff1a000100001affffffff1b000000010000"
+        "00002037381838ff390100"))
+    write("cbor", "info", bytes.fromhex(
+        "a40182665532465f5632684649444f5f325f30035010000000000000000000"
+        "00000000000004a362726bf5627570f569636c69656e7450696ef4068101"))
+    write("cbor", "unsorted", bytes.fromhex("a202010101"))
+    write("cbor", "deep", bytes.fromhex("8181818181818181818100"))
+    write("cbor", "utf8", bytes.fromhex("64f0908d88"))
+
+
 def main():
+    cbor()
     es256()
     manual()
     conf()

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CBOR_MAX_DEPTH 8      /* nesting of arrays and maps */
-#define CBOR_MAX_COUNT 1024   /* entries in one array or map */
+#define CBOR_MAX_DEPTH 8    /* nesting of arrays and maps */
+#define CBOR_MAX_COUNT 1024 /* entries in one array or map */
 
 enum cbor_type {
 	CBOR_UINT = 0,
@@ -23,8 +23,8 @@ enum cbor_type {
 	CBOR_TEXT = 3,
 	CBOR_ARRAY = 4,
 	CBOR_MAP = 5,
-	CBOR_TAG = 6,    /* never accepted */
-	CBOR_SIMPLE = 7  /* only false (20) and true (21) accepted */
+	CBOR_TAG = 6,   /* never accepted */
+	CBOR_SIMPLE = 7 /* only false (20) and true (21) accepted */
 };
 
 /* ---- writer ---- */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define COSESIG_PK_MAX 259  /* longest raw key (rs256: 256 + 3) */
+#define COSESIG_PK_MAX 259 /* longest raw key (rs256: 256 + 3) */
 #define COSESIG_RSA_N 256
 #define COSESIG_RSA_E 3
 

@@ -40,11 +40,10 @@ int pin_decrypt(const struct pin_shared *s, const uint8_t *in, size_t len,
  * 1, all 32 for protocol 2. With the shared secret the key is all of it
  * (protocol 1) or its HMAC half (protocol 2); with a pinUvAuthToken the
  * key is the token. *out_len = 16 or 32. */
-int pin_auth_shared(const struct pin_shared *s, const uint8_t *msg,
-    size_t len, uint8_t out[PIN_AUTH_MAX], size_t *out_len);
+int pin_auth_shared(const struct pin_shared *s, const uint8_t *msg, size_t len,
+    uint8_t out[PIN_AUTH_MAX], size_t *out_len);
 int pin_auth_token(int proto, const uint8_t *token, size_t token_len,
-    const uint8_t *msg, size_t len, uint8_t out[PIN_AUTH_MAX],
-    size_t *out_len);
+    const uint8_t *msg, size_t len, uint8_t out[PIN_AUTH_MAX], size_t *out_len);
 
 void pin_shared_clear(struct pin_shared *s);
 

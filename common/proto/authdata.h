@@ -36,7 +36,7 @@ struct authdata {
 
 /* Parse p[0..len). want_attested: MakeCredential (AT must be set) or
  * GetAssertion (AT must be clear). ERR_PARSE names nothing secret. */
-int authdata_parse(const uint8_t *p, size_t len, bool want_attested,
-    struct authdata *out);
+int authdata_parse(
+    const uint8_t *p, size_t len, bool want_attested, struct authdata *out);
 
 #endif

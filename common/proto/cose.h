@@ -17,16 +17,15 @@
  * bytes, e 3 bytes) -> n || e. Unknown extra keys are skipped; a missing
  * or inconsistent parameter is ERR_PARSE; another algorithm
  * ERR_UNSUPPORTED. The key is checked (crypto_pk_normal). */
-int cose_key_read(struct cbor_rd *r, int *type, uint8_t pk[COSESIG_PK_MAX],
-    size_t *pk_len);
+int cose_key_read(
+    struct cbor_rd *r, int *type, uint8_t pk[COSESIG_PK_MAX], size_t *pk_len);
 /* Write a raw key of COSE type as a COSE_Key (canonical order). */
-int cose_key_write(struct cbor_wr *w, int type, const uint8_t *pk,
-    size_t pk_len);
+int cose_key_write(
+    struct cbor_wr *w, int type, const uint8_t *pk, size_t pk_len);
 
 /* The authenticator's keyAgreement key: kty 2, alg -25, crv 1, x, y. */
 int cose_ka_read(struct cbor_rd *r, uint8_t x[32], uint8_t y[32]);
 /* The platform's keyAgreement key, same shape. */
-void cose_ka_write(struct cbor_wr *w, const uint8_t x[32],
-    const uint8_t y[32]);
+void cose_ka_write(struct cbor_wr *w, const uint8_t x[32], const uint8_t y[32]);
 
 #endif
