@@ -38,7 +38,10 @@ common_base_libbase_la_SOURCES = \
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \
 	common/crypto/crypto_int.h common/crypto/crypto_direct.c \
-	common/crypto/crypto_select.c
+	common/crypto/crypto_select.c common/crypto/crypto_ossl.h \
+	common/crypto/cosesig.c common/crypto/cosesig.h \
+	common/crypto/pinproto.c common/crypto/pinproto.h \
+	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
 common_mapping_libmapping_la_SOURCES = \
@@ -79,7 +82,10 @@ endif
 common_proto_libproto_la_SOURCES = \
 	common/proto/proto.c common/proto/proto.h \
 	common/proto/u2f.c common/proto/u2f.h \
-	common/proto/u2f_op.c
+	common/proto/u2f_op.c \
+	common/proto/cose.c common/proto/cose.h \
+	common/proto/authdata.c common/proto/authdata.h \
+	common/proto/attest.c common/proto/attest.h
 
 common_device_libdevice_la_SOURCES = \
 	common/device/dev.c common/device/dev.h \

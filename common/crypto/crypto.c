@@ -24,6 +24,7 @@
 
 #include "crypto.h"
 #include "crypto_int.h"
+#include "crypto_ossl.h"
 #include "base/err.h"
 #include "base/util.h"
 
@@ -48,9 +49,8 @@ crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 	return ERR_OK;
 }
 
-/* Parse exactly one DER certificate that fills all of (p, len). */
-static int
-cert_parse(const uint8_t *p, size_t len, X509 **out)
+int
+crypto_x509_parse(const uint8_t *p, size_t len, X509 **out)
 {
 	const unsigned char *q = p;
 	X509 *x = NULL;
@@ -132,7 +132,7 @@ crypto_cert_subject(const uint8_t *cert, size_t len, char **subject)
 	if (subject == NULL)
 		return ERR_INVAL;
 	*subject = NULL;
-	if ((r = cert_parse(cert, len, &x)) != ERR_OK)
+	if ((r = crypto_x509_parse(cert, len, &x)) != ERR_OK)
 		goto fail;
 	r = ERR_CRYPTO;
 	if ((name = X509_get_subject_name(x)) == NULL ||
@@ -149,10 +149,8 @@ fail:
 	return r;
 }
 
-/* An EVP_PKEY for an uncompressed P-256 point; ERR_PARSE when the point is
- * not a valid public key on the curve. */
-static int
-pkey_from_point(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
+int
+crypto_pkey_p256(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
 {
 	char group[] = SN_X9_62_prime256v1;
 	uint8_t pub[P256_POINT_LEN];
@@ -228,35 +226,33 @@ crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65])
 		return ERR_INVAL;
 	if ((r = crypto_point_form(raw, len, tmp)) != ERR_OK)
 		return r;
-	if ((r = pkey_from_point(tmp, &pkey)) != ERR_OK)
+	if ((r = crypto_pkey_p256(tmp, &pkey)) != ERR_OK)
 		return r;
 	EVP_PKEY_free(pkey);
 	memcpy(point, tmp, sizeof(tmp));
 	return ERR_OK;
 }
 
-/* ES256 check of sig over msg with pkey: ERR_OK only when OpenSSL says
- * exactly 1. Malformed DER is a failed verification. */
-static int
-verify_pkey(EVP_PKEY *pkey, const uint8_t *msg, size_t msg_len,
+int
+crypto_pkey_verify(EVP_PKEY *pkey, const char *md, const uint8_t *msg, size_t msg_len,
     const uint8_t *sig, size_t sig_len)
 {
-	EVP_MD_CTX *md = NULL;
+	EVP_MD_CTX *mctx = NULL;
 	int r = ERR_CRYPTO, ok;
 
 	if (sig == NULL || sig_len == 0) {
 		r = ERR_VERIFY;
 		goto fail;
 	}
-	if ((md = EVP_MD_CTX_new()) == NULL)
+	if ((mctx = EVP_MD_CTX_new()) == NULL)
 		goto fail;
 	if (EVP_DigestVerifyInit_ex(
-		md, NULL, "SHA256", NULL, NULL, pkey, NULL) != 1)
+		mctx, NULL, md, NULL, NULL, pkey, NULL) != 1)
 		goto fail;
-	ok = EVP_DigestVerify(md, sig, sig_len, msg, msg_len);
+	ok = EVP_DigestVerify(mctx, sig, sig_len, msg, msg_len);
 	r = ok == 1 ? ERR_OK : ERR_VERIFY;
 fail:
-	EVP_MD_CTX_free(md);
+	EVP_MD_CTX_free(mctx);
 	ERR_clear_error();
 	return r;
 }
@@ -270,16 +266,15 @@ crypto_es256_verify_evp(const uint8_t point[65], const uint8_t *msg,
 
 	if (point == NULL || (msg == NULL && msg_len > 0))
 		return ERR_INVAL;
-	if ((r = pkey_from_point(point, &pkey)) != ERR_OK)
+	if ((r = crypto_pkey_p256(point, &pkey)) != ERR_OK)
 		return r;
-	r = verify_pkey(pkey, msg, msg_len, sig, sig_len);
+	r = crypto_pkey_verify(pkey, "SHA256", msg, msg_len, sig, sig_len);
 	EVP_PKEY_free(pkey);
 	return r;
 }
 
-/* ERR_OK when pkey is an EC key on P-256. */
-static int
-pkey_is_p256(EVP_PKEY *pkey)
+int
+crypto_pkey_is_p256(EVP_PKEY *pkey)
 {
 	char group[64];
 	size_t n = 0;
@@ -310,13 +305,13 @@ crypto_verify_u2f_register(const uint8_t *cert, size_t cert_len,
 	if (app == NULL || chal == NULL || point == NULL ||
 	    (kh == NULL && kh_len > 0) || kh_len > U2F_REG_KH_MAX)
 		return ERR_INVAL;
-	if ((r = cert_parse(cert, cert_len, &x)) != ERR_OK)
+	if ((r = crypto_x509_parse(cert, cert_len, &x)) != ERR_OK)
 		goto fail;
 	if ((pkey = X509_get0_pubkey(x)) == NULL) {
 		r = ERR_PROTO;
 		goto fail;
 	}
-	if ((r = pkey_is_p256(pkey)) != ERR_OK)
+	if ((r = crypto_pkey_is_p256(pkey)) != ERR_OK)
 		goto fail;
 	msg[n++] = 0x00;
 	memcpy(msg + n, app, 32);
@@ -328,7 +323,7 @@ crypto_verify_u2f_register(const uint8_t *cert, size_t cert_len,
 	n += kh_len;
 	memcpy(msg + n, point, P256_POINT_LEN);
 	n += P256_POINT_LEN;
-	r = verify_pkey(pkey, msg, n, sig, sig_len);
+	r = crypto_pkey_verify(pkey, "SHA256", msg, n, sig, sig_len);
 fail:
 	util_wipe(msg, sizeof(msg));
 	X509_free(x);

@@ -1,0 +1,277 @@
+/* Signatures by COSE algorithm (ES256, EdDSA, RS256) and the checks of
+ * attestation certificates, through OpenSSL 3's EVP in the default
+ * library context, so that the host's OpenSSL policy applies. ES256 goes
+ * through crypto.h (crypto_es256_verify and its FIPS/direct switch). */
+#include "config.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "base/cred.h"
+#include "base/err.h"
+#include "cosesig.h"
+#include "crypto.h"
+#include "crypto_ossl.h"
+
+#define ED25519_PK_LEN 32
+#define ED25519_SIG_LEN 64
+#define RSA_SIG_LEN COSESIG_RSA_N
+#define AAGUID_LEN 16
+#define OID_FIDO_AAGUID "1.3.6.1.4.1.45724.1.1.4"
+
+/* An Ed25519 EVP_PKEY from its 32 raw bytes; ERR_PARSE if refused. */
+static int
+pkey_ed25519(const uint8_t *raw, size_t len, EVP_PKEY **out)
+{
+	*out = NULL;
+	if (raw == NULL || len != ED25519_PK_LEN)
+		return ERR_PARSE;
+	*out = EVP_PKEY_new_raw_public_key_ex(
+	    NULL, "ED25519", NULL, raw, ED25519_PK_LEN);
+	ERR_clear_error();
+	return *out != NULL ? ERR_OK : ERR_PARSE;
+}
+
+/* The RSA key of pam-u2f's raw rs256 form, n (256 bytes) || e (3 bytes):
+ * n a 2048-bit odd modulus, e odd and at least 3. */
+static int
+rsa_raw_ok(const uint8_t *raw, size_t len)
+{
+	const uint8_t *e = raw + COSESIG_RSA_N;
+
+	if (raw == NULL || len != COSESIG_RSA_N + COSESIG_RSA_E)
+		return ERR_PARSE;
+	if (raw[0] == 0 || (raw[COSESIG_RSA_N - 1] & 1) == 0)
+		return ERR_PARSE;
+	if ((e[2] & 1) == 0 || (e[0] == 0 && e[1] == 0 && e[2] < 3))
+		return ERR_PARSE;
+	return ERR_OK;
+}
+
+static int
+pkey_rsa(const uint8_t *raw, size_t len, EVP_PKEY **out)
+{
+	OSSL_PARAM_BLD *bld = NULL;
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *ctx = NULL;
+	BIGNUM *n = NULL, *e = NULL;
+	int r;
+
+	*out = NULL;
+	if ((r = rsa_raw_ok(raw, len)) != ERR_OK)
+		return r;
+	r = ERR_CRYPTO;
+	if ((n = BN_bin2bn(raw, COSESIG_RSA_N, NULL)) == NULL ||
+	    (e = BN_bin2bn(raw + COSESIG_RSA_N, COSESIG_RSA_E, NULL)) == NULL ||
+	    (bld = OSSL_PARAM_BLD_new()) == NULL ||
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) != 1 ||
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e) != 1 ||
+	    (params = OSSL_PARAM_BLD_to_param(bld)) == NULL ||
+	    (ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL)) == NULL ||
+	    EVP_PKEY_fromdata_init(ctx) != 1)
+		goto fail;
+	r = EVP_PKEY_fromdata(ctx, out, EVP_PKEY_PUBLIC_KEY, params) == 1
+	    ? ERR_OK
+	    : ERR_PARSE;
+fail:
+	EVP_PKEY_CTX_free(ctx);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	BN_free(n);
+	BN_free(e);
+	ERR_clear_error();
+	return r;
+}
+
+int
+crypto_pk_normal(int type, const uint8_t *raw, size_t len,
+    uint8_t out[COSESIG_PK_MAX], size_t *out_len)
+{
+	EVP_PKEY *pkey = NULL;
+	int r;
+
+	if (out == NULL || out_len == NULL)
+		return ERR_INVAL;
+	*out_len = 0;
+	switch (type) {
+	case COSE_ES256:
+		if ((r = crypto_p256_point(raw, len, out)) == ERR_OK)
+			*out_len = 65;
+		return r;
+	case COSE_EDDSA:
+		r = pkey_ed25519(raw, len, &pkey);
+		break;
+	case COSE_RS256:
+		r = pkey_rsa(raw, len, &pkey);
+		break;
+	default:
+		return ERR_UNSUPPORTED;
+	}
+	EVP_PKEY_free(pkey);
+	if (r != ERR_OK)
+		return r;
+	memcpy(out, raw, len);
+	*out_len = len;
+	return ERR_OK;
+}
+
+int
+crypto_verify_sig(int type, const uint8_t *pk, size_t pk_len,
+    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	uint8_t point[65];
+	EVP_PKEY *pkey = NULL;
+	const char *md = "SHA256";
+	int r;
+
+	if ((msg == NULL && msg_len > 0) || (sig == NULL && sig_len > 0))
+		return ERR_INVAL;
+	switch (type) {
+	case COSE_ES256:
+		if ((r = crypto_p256_point(pk, pk_len, point)) != ERR_OK)
+			return r;
+		return crypto_es256_verify(point, msg, msg_len, sig, sig_len);
+	case COSE_EDDSA:
+		md = NULL; /* pure Ed25519 */
+		if ((r = pkey_ed25519(pk, pk_len, &pkey)) != ERR_OK)
+			return r;
+		if (sig_len != ED25519_SIG_LEN)
+			r = ERR_VERIFY;
+		break;
+	case COSE_RS256:
+		if ((r = pkey_rsa(pk, pk_len, &pkey)) != ERR_OK)
+			return r;
+		if (sig_len != RSA_SIG_LEN)
+			r = ERR_VERIFY;
+		break;
+	default:
+		return ERR_UNSUPPORTED;
+	}
+	if (r == ERR_OK)
+		r = crypto_pkey_verify(pkey, md, msg, msg_len, sig, sig_len);
+	EVP_PKEY_free(pkey);
+	return r;
+}
+
+/* ERR_OK when the certificate key pkey is one of COSE algorithm alg:
+ * P-256 for ES256, Ed25519 for EdDSA, RSA of at least 2048 bits for
+ * RS256; *md = the digest to verify with. */
+static int
+cert_key_alg(EVP_PKEY *pkey, int alg, const char **md)
+{
+	*md = "SHA256";
+	switch (alg) {
+	case COSE_ES256:
+		return crypto_pkey_is_p256(pkey);
+	case COSE_EDDSA:
+		*md = NULL;
+		return EVP_PKEY_is_a(pkey, "ED25519") ? ERR_OK : ERR_VERIFY;
+	case COSE_RS256:
+		if (!EVP_PKEY_is_a(pkey, "RSA") || EVP_PKEY_get_bits(pkey) < 2048)
+			return ERR_VERIFY;
+		return ERR_OK;
+	default:
+		return ERR_UNSUPPORTED;
+	}
+}
+
+int
+crypto_verify_cert_sig(const uint8_t *cert, size_t cert_len, int alg,
+    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	X509 *x = NULL;
+	EVP_PKEY *pkey;
+	const char *md;
+	int r;
+
+	if ((msg == NULL && msg_len > 0) || (sig == NULL && sig_len > 0))
+		return ERR_INVAL;
+	if (crypto_x509_parse(cert, cert_len, &x) != ERR_OK)
+		return ERR_PARSE;
+	if ((pkey = X509_get0_pubkey(x)) == NULL)
+		r = ERR_PARSE;
+	else if ((r = cert_key_alg(pkey, alg, &md)) == ERR_OK)
+		r = crypto_pkey_verify(pkey, md, msg, msg_len, sig, sig_len);
+	X509_free(x);
+	ERR_clear_error();
+	return r;
+}
+
+/* Basic constraints absent, or present once with CA false. */
+static int
+cert_not_ca(X509 *x)
+{
+	BASIC_CONSTRAINTS *bc;
+	int crit = 0, r;
+
+	bc = X509_get_ext_d2i(x, NID_basic_constraints, &crit, NULL);
+	if (bc == NULL)
+		return crit == -1 ? ERR_OK : ERR_VERIFY; /* -1: absent */
+	r = bc->ca ? ERR_VERIFY : ERR_OK;
+	BASIC_CONSTRAINTS_free(bc);
+	return r;
+}
+
+/* The id-fido-gen-ce-aaguid extension, if present (once, not critical),
+ * holds an OCTET STRING of 16 bytes equal to aaguid. */
+static int
+cert_aaguid(X509 *x, const uint8_t aaguid[AAGUID_LEN])
+{
+	ASN1_OBJECT *oid = NULL;
+	ASN1_OCTET_STRING *os = NULL;
+	const ASN1_OCTET_STRING *data;
+	const unsigned char *p;
+	X509_EXTENSION *ext;
+	int i, r = ERR_VERIFY;
+
+	if ((oid = OBJ_txt2obj(OID_FIDO_AAGUID, 1)) == NULL)
+		goto fail;
+	if ((i = X509_get_ext_by_OBJ(x, oid, -1)) < 0) {
+		r = ERR_OK;
+		goto fail;
+	}
+	if (X509_get_ext_by_OBJ(x, oid, i) >= 0 ||
+	    (ext = X509_get_ext(x, i)) == NULL || X509_EXTENSION_get_critical(ext))
+		goto fail;
+	if ((data = X509_EXTENSION_get_data(ext)) == NULL)
+		goto fail;
+	p = ASN1_STRING_get0_data(data);
+	os = d2i_ASN1_OCTET_STRING(NULL, &p, ASN1_STRING_length(data));
+	if (os == NULL || p != ASN1_STRING_get0_data(data) +
+		ASN1_STRING_length(data))
+		goto fail;
+	if (ASN1_STRING_length(os) == AAGUID_LEN &&
+	    memcmp(ASN1_STRING_get0_data(os), aaguid, AAGUID_LEN) == 0)
+		r = ERR_OK;
+fail:
+	ASN1_OCTET_STRING_free(os);
+	ASN1_OBJECT_free(oid);
+	ERR_clear_error();
+	return r;
+}
+
+int
+crypto_packed_cert_ok(
+    const uint8_t *cert, size_t cert_len, const uint8_t aaguid[16])
+{
+	X509 *x = NULL;
+	int r = ERR_VERIFY;
+
+	if (aaguid == NULL)
+		return ERR_INVAL;
+	if (crypto_x509_parse(cert, cert_len, &x) != ERR_OK)
+		return ERR_VERIFY;
+	if (X509_get_version(x) == X509_VERSION_3 && cert_not_ca(x) == ERR_OK)
+		r = cert_aaguid(x, aaguid);
+	X509_free(x);
+	ERR_clear_error();
+	return r;
+}
