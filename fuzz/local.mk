@@ -7,7 +7,7 @@
 EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 	fuzz/crashes-found
 
-FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_authfile fuzz/fuzz_authscan \
+FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_attest fuzz/fuzz_authfile fuzz/fuzz_authscan \
 	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
 	fuzz/fuzz_manual fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
@@ -47,6 +47,12 @@ fuzz_fuzz_args_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_args_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_args_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_args_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_attest_SOURCES = fuzz/fuzz_attest.c
+fuzz_fuzz_attest_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_attest_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_attest_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_attest_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_authfile_SOURCES = fuzz/fuzz_authfile.c
 fuzz_fuzz_authfile_CPPFLAGS = $(FUZZ_CPPFLAGS)

@@ -8,6 +8,7 @@ exchanges. The corpora are checked in; rerun this only to change them.
 """
 import base64
 import os
+import re
 import struct
 import sys
 
@@ -376,8 +377,41 @@ def cbor():
     write("cbor", "utf8", bytes.fromhex("64f0908d88"))
 
 
+def kat(name):
+    """A vector of tests/ctap2kat.h (made by tests/ctap2kat.py)."""
+    src = open(os.path.join(TOP, "tests", "ctap2kat.h")).read()
+    m = re.search(r"#define " + name + r"\b((?:[^\n]*\\\n)*[^\n]*)", src)
+    return bytes.fromhex("".join(re.findall(r'"([0-9a-f]*)"', m.group(1))))
+
+
+def attest():
+    """fuzz/fuzz_attest.c: flags | authData length | authData | cdh |
+    attStmt; flags bit 0 MakeCredential, bits 1-2 the format (packed,
+    fido-u2f, none, tpm). A real key's packed reply (libfido2), the
+    statements made by tests/ctap2kat.py, a real GetAssertion authData."""
+    def case(name, flags, ad, cdh, stmt):
+        ad, cdh, stmt = kat(ad), kat(cdh) if cdh else bytes(32), \
+            kat(stmt) if stmt else b"\xa0"
+        write("attest", name, bytes([flags]) + struct.pack(">H", len(ad)) +
+              ad + cdh + stmt)
+    case("packed_real", 1, "LF_CRED_AUTHDATA", "LF_CRED_CDH", "LF_CRED_ATTSTMT")
+    case("fido_u2f", 3, "U2F_AUTHDATA", "AT_CDH", "U2F_ATTSTMT")
+    case("self_eddsa", 1, "SELF_ED_AUTHDATA", "AT_CDH", "SELF_ED_ATTSTMT")
+    case("self_rs256", 1, "SELF_RS_AUTHDATA", "AT_CDH", "SELF_RS_ATTSTMT")
+    case("packed_x5c", 1, "PK_AUTHDATA", "AT_CDH", "PK_ATTSTMT_OK")
+    case("none", 5, "LF_TPM_RS_AUTHDATA", None, None)
+    case("tpm", 7, "U2F_AUTHDATA", None, None)
+    case("assertion", 0, "LF_GA_AUTHDATA", None, None)
+    ga_ext = kat("LF_GA_AUTHDATA")
+    ga_ext = ga_ext[:32] + bytes([ga_ext[32] | 0x80]) + ga_ext[33:] + \
+        bytes.fromhex("a16b6372656450726f7465637402")
+    write("attest", "assertion_ext",
+          b"\0" + struct.pack(">H", len(ga_ext)) + ga_ext)
+
+
 def main():
     cbor()
+    attest()
     es256()
     manual()
     conf()

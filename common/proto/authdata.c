@@ -54,7 +54,7 @@ parse_attested(const uint8_t *p, size_t len, size_t *pos, struct authdata *out)
 	cbor_rd_init(&r, key, key_len);
 	rc = cose_key_read(&r, &out->type, out->pk, &out->pk_len);
 	if (rc != ERR_OK)
-		return rc == ERR_UNSUPPORTED ? rc : ERR_PARSE;
+		return rc; /* ERR_PARSE, ERR_UNSUPPORTED, or ERR_CRYPTO */
 	if (!cbor_rd_done(&r))
 		return ERR_PARSE;
 	out->attested = true;

@@ -178,7 +178,8 @@ cose_key_read(
 	if ((rc = raw_key(&f, &t, tmp, &len)) != ERR_OK)
 		return rc;
 	if ((rc = crypto_pk_normal(t, tmp, len, pk, pk_len)) != ERR_OK)
-		return rc == ERR_UNSUPPORTED ? rc : ERR_PARSE;
+		return rc == ERR_UNSUPPORTED || rc == ERR_CRYPTO ? rc
+								 : ERR_PARSE;
 	*type = t;
 	return ERR_OK;
 }
