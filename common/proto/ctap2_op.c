@@ -185,7 +185,7 @@ c2_recv_step(struct proto_ctx *c, size_t *len)
 		if (util_now_ms() >= c2_wake_at(c)) {
 			log_msg(c->log, "%s: %s: no answer, asking again",
 			    __func__, xport_path(c->x));
-			return c2_send(c) == ERR_OK ? ERR_PENDING : ERR_IO;
+			return c2_pending(c2_send(c));
 		}
 		return ERR_PENDING;
 	}
@@ -495,7 +495,7 @@ c2_next_candidate(struct proto_ctx *c)
 	if (!st->walk || st->next + 1 >= st->ncand)
 		return ERR_WRONG_KH;
 	st->next++;
-	return c2_ask_current(c) == ERR_OK ? ERR_PENDING : ERR_IO;
+	return c2_pending(c2_ask_current(c));
 }
 
 /* The key wants verification we did not send (alwaysUv, a 2.1 key's
@@ -514,7 +514,7 @@ c2_escalate(struct proto_ctx *c)
 		o->pin = 1;
 	else
 		return ERR_PIN_REQUIRED;
-	return c2_ask_current(c) == ERR_OK ? ERR_PENDING : ERR_IO;
+	return c2_pending(c2_ask_current(c));
 }
 
 static int
@@ -547,7 +547,7 @@ c2_assert_step(struct proto_ctx *c, struct assertion *out)
 	if (st->phase != C2_PH_MAIN) {
 		if (r == ERR_OK &&
 		    (r = c2_pin_step(c, st->rx + 1, len - 1)) == ERR_OK)
-			r = c2_send_ga(c) == ERR_OK ? ERR_PENDING : ERR_IO;
+			r = c2_pending(c2_send_ga(c));
 		else if (c2_pin_refused(r))
 			c2_pin_failed(c, r);
 	} else {

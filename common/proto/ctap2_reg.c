@@ -185,7 +185,7 @@ c2_reg_escalate(struct proto_ctx *c)
 	    ctap2_info_opt(&st->info, CTAP2_OPT_CLIENT_PIN) != 1)
 		return ERR_PIN_REQUIRED;
 	st->how = C2_HOW_PIN;
-	return c2_pin_begin(c) == ERR_OK ? ERR_PENDING : ERR_IO;
+	return c2_pending(c2_pin_begin(c));
 }
 
 int
@@ -204,7 +204,7 @@ c2_reg_step(struct proto_ctx *c, struct reg_result *out)
 	if (st->phase != C2_PH_MAIN) {
 		if (r == ERR_OK &&
 		    (r = c2_pin_step(c, st->rx + 1, len - 1)) == ERR_OK)
-			r = c2_send_mc(c) == ERR_OK ? ERR_PENDING : ERR_IO;
+			r = c2_pending(c2_send_mc(c));
 		else if (c2_pin_refused(r))
 			c2_pin_failed(c, r);
 	} else if (r == ERR_OK) {

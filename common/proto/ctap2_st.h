@@ -4,6 +4,7 @@
 #ifndef PU_CTAP2_ST_H
 #define PU_CTAP2_ST_H
 
+#include "base/err.h"
 #include "ctap2.h"
 
 #define C2_PROBE_MS 3000 /* a silent (up=false) assertion */
@@ -50,6 +51,13 @@ struct c2_st {
 	/* registration */
 	const struct reg_req *rreq;
 };
+
+/* A next request was sent (ERR_OK): the operation goes on. */
+static inline int
+c2_pending(int r)
+{
+	return r == ERR_OK ? ERR_PENDING : r;
+}
 
 /* ctap2_op.c */
 int c2_send(struct proto_ctx *c);
