@@ -141,7 +141,7 @@ c2_ka_reply(struct proto_ctx *c, const uint8_t *body, size_t len)
 	if ((r = pin_agree(st->pin_proto, rep.ka_x, rep.ka_y, x, y,
 		 &st->shared)) != ERR_OK)
 		return r == ERR_PARSE ? ERR_PROTO : r;
-	return c2_send_token_req(c, x, y);
+	return c2_pending(c2_send_token_req(c, x, y));
 }
 
 static int

@@ -79,8 +79,8 @@ void c2_cancel(struct proto_ctx *c);
 /* Start getting a token for st->how (getKeyAgreement); perms and rp_id
  * for 0x06/0x09. */
 int c2_pin_begin(struct proto_ctx *c);
-/* A reply in phase KA or TOKEN: send the next request. ERR_OK when the
- * token is there (phase MAIN, nothing sent). */
+/* A reply in phase KA or TOKEN: ERR_PENDING when the next request went
+ * out, ERR_OK when the token is there (phase MAIN, nothing sent). */
 int c2_pin_step(struct proto_ctx *c, const uint8_t *body, size_t len);
 /* Is err a refused PIN or UV (one the user is told about)? */
 bool c2_pin_refused(int err);
