@@ -62,7 +62,7 @@ struct ctap2_info {
 	uint8_t pin_protos[4]; /* in the key's order of preference */
 	size_t npin_protos;
 	size_t max_msg; /* 0: not given */
-	int algs[8];    /* COSE algorithms listed (empty: ES256 only) */
+	int algs[8];    /* COSE algorithms listed (empty: not said) */
 	size_t nalgs;
 };
 
@@ -70,7 +70,8 @@ struct ctap2_info {
 int ctap2_info_opt(const struct ctap2_info *in, enum ctap2_opt o);
 /* Parse a GetInfo reply body (CBOR after the status byte). */
 int ctap2_parse_info(const uint8_t *p, size_t len, struct ctap2_info *out);
-/* Does the key list this COSE algorithm (an empty list means ES256)? */
+/* Does the key offer this COSE algorithm? (Keys that list none, like
+ * CTAP 2.0 keys, are asked and answer for themselves.) */
 bool ctap2_info_alg(const struct ctap2_info *in, int alg);
 
 /* A CTAP2 status byte as our error (every code maps to one); name for

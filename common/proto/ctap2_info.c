@@ -97,8 +97,8 @@ ctap2_info_alg(const struct ctap2_info *in, int alg)
 {
 	size_t i;
 
-	if (in->nalgs == 0)
-		return alg == COSE_ES256;
+	if (in->nalgs == 0) /* 2.0 keys do not list them: the key decides */
+		return true;
 	for (i = 0; i < in->nalgs; i++)
 		if (in->algs[i] == alg)
 			return true;
