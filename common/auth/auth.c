@@ -67,7 +67,22 @@ struct auth_op {
 	const struct log *log;
 	struct assertion *as;  /* auth_run */
 	struct reg_result *rr; /* auth_register */
+	const struct auth_req *req;
+	bool cued; /* the cue was given */
 };
+
+/* The cue, once: at once for U2F keys (they need the touch from the
+ * first request on), on the first "user presence needed" keepalive for
+ * CTAP2 keys (after a PIN, say, not before). */
+static void
+auth_cue(struct auth_op *op)
+{
+	if (op->cued || op->req == NULL)
+		return;
+	op->cued = true;
+	if (op->req->cue != NULL)
+		op->req->cue(op->req->cue_arg);
+}
 
 static int
 auth_check_creds(const struct auth_req *req)
@@ -99,6 +114,8 @@ auth_assert_step(void *arg, size_t i)
 	    r != ERR_PENDING)
 		log_msg(op->log, "%s: %s: %s", "auth_run",
 		    dev_path(op->devs[i]), err_str(r));
+	if (r == ERR_PENDING && dev_wants_touch(op->devs[i]))
+		auth_cue(op);
 	return r;
 }
 
@@ -155,6 +172,19 @@ auth_begin_all(struct dev **devs, size_t ndevs, const struct auth_req *req,
 	return ERR_OK;
 }
 
+/* Does an active key need the touch from the first request on (a U2F
+ * key), so that the cue comes now? */
+static bool
+auth_cue_at_once(struct dev **devs, size_t ndevs, const bool *active)
+{
+	size_t i;
+
+	for (i = 0; i < ndevs; i++)
+		if (active[i] && strcmp(dev_proto_name(devs[i]), "ctap2") != 0)
+			return true;
+	return false;
+}
+
 static void
 auth_assert_req(
     const struct auth_req *req, struct assert_req *ar, struct auth_pin *ap)
@@ -175,7 +205,7 @@ static int
 auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res, bool *active, int64_t deadline)
 {
-	struct auth_op op = {devs, req->log, &res->assertion, NULL};
+	struct auth_op op = {devs, req->log, &res->assertion, NULL, req, false};
 	struct assert_req ar;
 	struct auth_pin ap;
 	size_t nactive = 0;
@@ -193,8 +223,8 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		r = dev_err != ERR_OK ? dev_err : ERR_WRONG_KH;
 		goto fail;
 	}
-	if (req->cue != NULL)
-		req->cue(req->cue_arg);
+	if (auth_cue_at_once(devs, ndevs, active))
+		auth_cue(&op);
 	r = wait_run(devs, ndevs, active, auth_assert_step, &op, deadline,
 	    &res->dev_index, &res->wait);
 	auth_cancel_rest(devs, ndevs, active, r, res->dev_index);
@@ -240,7 +270,7 @@ int
 auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
 {
-	struct auth_op op = {devs, lg, NULL, out};
+	struct auth_op op = {devs, lg, NULL, out, NULL, false};
 	int64_t deadline = util_now_ms() + ms;
 	struct reg_req rq = *req;
 	bool *active = NULL;

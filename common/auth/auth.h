@@ -27,7 +27,9 @@ struct auth_req {
 	int timeout_ms; /* for the touch */
 	const struct log *log;
 	/* Called once, after the probe found a key holding a credential
-	 * and before waiting for the touch (the "cue"). May be NULL. */
+	 * and before waiting for the touch (the "cue"): at once when a U2F
+	 * key is asked, else when a CTAP2 key first says it waits for the
+	 * user's presence (KEEPALIVE UPNEEDED). May be NULL. */
 	void (*cue)(void *arg);
 	void *cue_arg;
 };

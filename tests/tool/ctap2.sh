@@ -105,6 +105,21 @@ login k "$WORK/map.pin" "" pinverification=0
 [ $? -ne 0 ]
 ok $? "+pin wins over pinverification=0"
 
+# ---- the cue comes when the key waits for the touch (UPNEEDED) ----
+restart k --ctap2 2.1 --pin 1234 --uv ok --presence after:300
+login k "$WORK/map.pin" 1234 cue
+ok $? "+pin with cue: logs in after the touch"
+tr '\n' ' ' <"$WORK/pam.out" |
+    grep -q "Please enter the PIN.*Please touch the device"
+st=$?
+[ $st -eq 0 ] || sed 's/^/# /' "$WORK/pam.out"
+ok $st "the cue comes after the PIN prompt, when the key asks for the touch"
+restart k --ctap2 2.1 --pin 1234 --uv ok --presence now
+login k "$WORK/map.es256" "" cue
+ok $? "a key that needs no wait logs in"
+! grep -q "Please touch the device" "$WORK/pam.out"
+ok $? "no cue when the key never waited for a touch (no UPNEEDED)"
+
 # ---- built-in user verification ----
 enroll k "$WORK/map.uv" -V
 expect 0 "-V enrolls with built-in UV"
