@@ -168,7 +168,7 @@ ok $? "--always-uv with --u2f on is refused by name"
 
 bad=0
 for f in cbor-garbage cbor-noncanonical cbor-wrong-status uv-lie uv-skip \
-    cbor-oversized endless-processing; do
+    cbor-oversized endless-processing getinfo-garbage; do
 	"$ST" --fault "$f" --help >"$dir/usage" 2>&1 &&
 	    grep -q " $f" "$dir/usage" || bad=1
 done
