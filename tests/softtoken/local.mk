@@ -65,3 +65,6 @@ tests_softtoken_test_ctap2hid_SOURCES = tests/softtoken/test_ctap2hid.c \
 tests_softtoken_test_ctap2hid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
+
+TESTS += tests/softtoken/ctap2sock.sh
+dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh

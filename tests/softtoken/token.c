@@ -36,7 +36,7 @@ static const char *const fault_names[] = {"wrong-cid", "short-init",
     "bad-signature", "wrong-signature", "presence-flag-clear",
     "counter-backwards", "cbor-garbage", "cbor-noncanonical",
     "cbor-wrong-status", "uv-lie", "uv-skip", "cbor-oversized",
-    "endless-processing", NULL};
+    "endless-processing", "getinfo-garbage", NULL};
 
 const char *const *
 token_fault_names(void)
