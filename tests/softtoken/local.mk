@@ -33,3 +33,8 @@ tests_softtoken_test_tokhid_LDADD = tests/softtoken/libsofttoken.la \
 TESTS += tests/softtoken/socket.sh
 dist_check_SCRIPTS += tests/softtoken/socket.sh
 EXTRA_DIST += tests/softtoken/README
+
+# python3-fido2 as an independent client of the token (its socket front).
+TESTS += tests/softtoken/peer_fido2.sh
+dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
+EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/sockhid.py
