@@ -49,21 +49,21 @@ class Tap:
         sys.stdout.flush()
         return cond
 
-    def run(self, name, fn, *args):
+    def run(self, name, fn, *args, **kw):
         """ok if fn(*args) returns without raising; its value, or None."""
         try:
-            r = fn(*args)
+            r = fn(*args, **kw)
         except Exception as e:  # any failure is this check's failure
             self.ok(False, name, "%s: %s" % (type(e).__name__, e))
             return None
         self.ok(True, name)
         return r
 
-    def raises(self, name, code, fn, *args):
+    def raises(self, name, code, fn, *args, **kw):
         """ok if fn(*args) fails with CTAP status code (an int) or, code
         None, with any exception."""
         try:
-            fn(*args)
+            fn(*args, **kw)
         except CtapError as e:
             return self.ok(code is None or e.code == code, name,
                            "status 0x%02x, wanted %s" % (e.code, code))
@@ -96,16 +96,18 @@ class Token:
         return sockhid.open_device(self.sock, max_keepalives=max_keepalives)
 
     def stop(self):
+        """SIGTERM, then wait (up to 5 s) until the token has removed its
+        socket: it does so on its way out. (Not kill -0: the daemon is
+        not our child, and kill -0 succeeds on a zombie until init reaps
+        it.)"""
         if self.pid is None:
             return
         os.kill(self.pid, signal.SIGTERM)
-        for _ in range(100):  # up to 5 s for it to go
-            try:
-                os.kill(self.pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.05)
         self.pid = None
+        for _ in range(100):
+            if not os.path.exists(self.sock):
+                return
+            time.sleep(0.05)
 
 
 def cdh(tag):
@@ -213,7 +215,7 @@ VERSIONS = {
     "2.1-pre": ["U2F_V2", "FIDO_2_0", "FIDO_2_1_PRE"],
     "2.1": ["U2F_V2", "FIDO_2_0", "FIDO_2_1_PRE", "FIDO_2_1"],
 }
-PROTOCOLS = {"2.0": [1], "2.1-pre": [1], "2.1": [2, 1]}
+PROTOCOLS = {"2.0": [1], "2.1-pre": [2, 1], "2.1": [2, 1]}
 
 
 def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
@@ -238,7 +240,14 @@ def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
 
 
 
-def creds(t, ctap, label, fmt, algs=ALGS):
+# The attestation statement's keys per softtoken --attest.
+STMT = {"packed": {"alg", "sig", "x5c"}, "self": {"alg", "sig"},
+        "fido-u2f": {"sig", "x5c"}, "none": set()}
+FMT = {"packed": "packed", "self": "packed", "fido-u2f": "fido-u2f",
+       "none": "none"}
+
+
+def creds(t, ctap, label, attest="packed", algs=ALGS):
     """MakeCredential per algorithm, the attestation statement verified
     (python-fido2's verifier of the format), then GetAssertion verified
     with the credential's public key; {alg name: (cred id, key)}."""
@@ -249,10 +258,15 @@ def creds(t, ctap, label, fmt, algs=ALGS):
             continue
         att, pub, h = att
         cd = att.auth_data.credential_data
-        t.ok(att.fmt == fmt and pub.ALGORITHM == alg and
+        fmt = FMT[attest]
+        t.ok(att.fmt == fmt and set(att.att_statement) == STMT[attest] and
+             pub.ALGORITHM == alg and
              att.auth_data.rp_id_hash == hashlib.sha256(RP["id"].encode()).digest(),
-             label + ": ... %s statement, %s key, rpIdHash" % (fmt, name),
-             "fmt %s, key %s, %r" % (att.fmt, type(pub).__name__, att.auth_data))
+             label + ": ... %s statement (%s), %s key, rpIdHash" %
+             (fmt, ", ".join(sorted(STMT[attest])) or "empty", name),
+             "fmt %s, statement %s, key %s, %r" % (
+                 att.fmt, sorted(att.att_statement), type(pub).__name__,
+                 att.auth_data))
         t.run(label + ": ... attestation verified by python-fido2 (%s)" % fmt,
               verify_att, att, h)
         a = t.run(label + ": GetAssertion " + name, assertion, ctap,
@@ -473,15 +487,15 @@ def no_u2f(always_uv):
                  CtapError.ERR.INVALID_COMMAND, Ctap1(dev).get_version)
         ctap = Ctap2(dev)
         check_info(t, ctap, "2.1", label, u2f=False, pin=always_uv)
-        au = ctap.info.options.get("alwaysUv")
-        t.ok(au is (True if always_uv else None) or (not always_uv and au is False),
-             label + ": GetInfo option alwaysUv %s" % always_uv, repr(au))
+        au = ctap.info.options.get("alwaysUv", False)
+        t.ok(au is always_uv, label + ": GetInfo option alwaysUv %s" % always_uv,
+             repr(au))
         if not always_uv:
             creds(t, ctap, label, "packed", {"ES256": -7})
             dev.close()
             return
-        t.raises(label + ": MakeCredential without PIN: PUAT_REQUIRED",
-                 CtapError.ERR.PUAT_REQUIRED, make_cred, ctap, -7)
+        t.raises(label + ": MakeCredential without PIN: PIN_REQUIRED",
+                 CtapError.ERR.PIN_REQUIRED, make_cred, ctap, -7)
         proto = PinProtocolV2()
         tok2 = pin_token(ctap, proto, "4321")
         h = cdh("make")
@@ -491,8 +505,8 @@ def no_u2f(always_uv):
                     proto.authenticate(tok2, h), 2)
         if att is not None:
             cid = att.auth_data.credential_data.credential_id
-            t.raises(label + ": GetAssertion without PIN: PUAT_REQUIRED",
-                     CtapError.ERR.PUAT_REQUIRED, assertion, ctap, cid)
+            t.raises(label + ": GetAssertion without PIN: PIN_REQUIRED",
+                     CtapError.ERR.PIN_REQUIRED, assertion, ctap, cid)
             pub = CoseKey.parse(att.auth_data.credential_data.public_key)
             t.run(label + ": GetAssertion with a PIN token: UV set",
                   uv_bit_only, ctap, proto, pin_token(ctap, proto, "4321"), (cid, pub))
@@ -512,10 +526,10 @@ def uv_bit_only(ctap, proto, token, cred):
         raise RuntimeError("with pinUvAuthParam: " + flags_of(a.auth_data))
 
 
-def attest(fmt, algs):
+def attest(opt, algs):
     def run(t, tok):
         dev = tok.device()
-        creds(t, Ctap2(dev), "ctap2 2.0 --attest " + fmt, fmt, algs)
+        creds(t, Ctap2(dev), "ctap2 2.0 --attest " + opt, opt, algs)
         dev.close()
     return run
 
@@ -568,9 +582,13 @@ def fault(name):
     return run
 
 
-def uv_lie(t, tok):
-    """--fault uv-lie with a PIN: the UV-bit check must fail."""
-    label = "ctap2 2.1 --pin --fault uv-lie"
+def uv_fault(name):
+    """--fault uv-lie (UV bit always set) or uv-skip (pinUvAuthParam
+    not checked, UV clear) with a PIN: the UV-bit check must fail."""
+    return lambda t, tok: uv_fault_run(t, tok, "ctap2 2.1 --pin --fault " + name)
+
+
+def uv_fault_run(t, tok, label):
     dev = tok.device()
     ctap = Ctap2(dev)
     proto = PinProtocolV2()
@@ -606,12 +624,14 @@ CTAP2_SCENARIOS = [
     ("c21uvfail", ["--ctap2", "2.1", "--uv", "fail"], uv_fail),
     ("c21nou2f", ["--ctap2", "2.1", "--u2f", "off"], no_u2f(False)),
     ("c21always", ["--ctap2", "2.1", "--always-uv"] + PIN, no_u2f(True)),
-    ("self", ["--ctap2", "2.0", "--attest", "self"], attest("packed", ALGS)),
+    ("self", ["--ctap2", "2.0", "--attest", "self"], attest("self", ALGS)),
     ("u2fatt", ["--ctap2", "2.0", "--attest", "fido-u2f"],
      attest("fido-u2f", {"ES256": -7})),
     ("none", ["--ctap2", "2.0", "--attest", "none"],
      attest("none", {"ES256": -7, "EdDSA": -8})),
-    ("uvlie", ["--ctap2", "2.1", "--fault", "uv-lie"] + PIN, uv_lie),
+    ("uvlie", ["--ctap2", "2.1", "--fault", "uv-lie"] + PIN, uv_fault("uv-lie")),
+    ("uvskip", ["--ctap2", "2.1", "--fault", "uv-skip"] + PIN,
+     uv_fault("uv-skip")),
 ] + [("f-" + f, ["--ctap2", "2.1", "--fault", f], fault(f)) for f in (
     "cbor-garbage", "cbor-noncanonical", "cbor-wrong-status",
     "cbor-oversized", "endless-processing")]
