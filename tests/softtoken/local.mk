@@ -3,7 +3,11 @@ check_LTLIBRARIES += tests/softtoken/libsofttoken.la
 tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/token.c tests/softtoken/token.h \
 	tests/softtoken/token_int.h tests/softtoken/tokstate.c \
-	tests/softtoken/ctaphid_dev.c tests/softtoken/ctaphid_dev.h
+	tests/softtoken/ctaphid_dev.c tests/softtoken/ctaphid_dev.h \
+	tests/softtoken/ctap2.h tests/softtoken/ctap2tok.c \
+	tests/softtoken/ctap2req.c tests/softtoken/ctap2op.c \
+	tests/softtoken/ctap2pin.c tests/softtoken/ctap2pinx.c \
+	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
