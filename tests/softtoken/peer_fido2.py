@@ -356,6 +356,12 @@ def ctap2_full(variant):
         ctap = Ctap2(dev)  # GetInfo again
         t.ok(ctap.info.options.get("clientPin") is True,
              label + ": GetInfo then says clientPin true", repr(ctap.info.options))
+        if variant == "2.1":
+            t.run(label + ": MakeCredential without pinUvAuthParam allowed "
+                  "(makeCredUvNotRqd)", make_cred, ctap, -7)
+        else:
+            t.raises(label + ": MakeCredential without pinUvAuthParam: "
+                     "PIN_REQUIRED", CtapError.ERR.PIN_REQUIRED, make_cred, ctap, -7)
         r = t.run(label + ": getPINRetries", ClientPin(ctap).get_pin_retries)
         t.ok(r is not None and r[0] == 8, label + ": ... 8 retries", repr(r))
         pin_protocols(t, ctap, variant, label, cs.get("ES256"), "1234")
