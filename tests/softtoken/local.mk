@@ -68,3 +68,8 @@ tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libsofttoken.la \
 
 TESTS += tests/softtoken/ctap2sock.sh
 dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh
+
+# python3-fido2 as an independent client of the token (its socket front).
+TESTS += tests/softtoken/peer_fido2.sh
+dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
+EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/sockhid.py
