@@ -19,6 +19,7 @@ enum {
 	CMD_LOCK = 0x04,
 	CMD_INIT = 0x06,
 	CMD_WINK = 0x08,
+	CMD_CBOR = 0x10,
 	CMD_CANCEL = 0x11,
 	CMD_KEEPALIVE = 0x3b,
 	CMD_ERROR = 0x3f
@@ -52,8 +53,10 @@ struct ctaphid_dev {
 	size_t a_got;
 	int64_t a_deadline;
 	uint8_t a_buf[CTAPHID_DEV_MSG_MAX];
-	/* a MSG held while waiting for presence (keepalive mode) */
+	/* a MSG held while waiting for presence (keepalive mode), or a CBOR
+	 * request held while the token works or waits for presence */
 	int held;
+	uint8_t h_cmd;
 	uint32_t h_cid;
 	size_t h_len;
 	int64_t h_next;
@@ -143,11 +146,10 @@ send_error(struct ctaphid_dev *d, uint32_t cid, uint8_t code)
 	send_frames(d, cid, CMD_ERROR, &code, 1, 0);
 }
 
+/* status 1: processing, 2: user presence needed */
 static void
-send_keepalive(struct ctaphid_dev *d, uint32_t cid)
+send_keepalive(struct ctaphid_dev *d, uint32_t cid, uint8_t status)
 {
-	uint8_t status = 0x02; /* user presence needed */
-
 	send_frames(d, cid, CMD_KEEPALIVE, &status, 1, 0);
 }
 
@@ -159,22 +161,23 @@ send_msg_reply(
 
 	if (d->faults & FAULT_BURST)
 		for (i = 0; i < BURST_FRAMES; i++)
-			send_keepalive(d, cid);
+			send_keepalive(d, cid, 0x02);
 	send_frames(d, cid, CMD_MSG, rep, len, 1);
 }
 
-/* Start holding a MSG that waits for presence. */
+/* Start holding a request (MSG or CBOR) that waits. */
 static void
-hold(struct ctaphid_dev *d, uint32_t cid, const uint8_t *apdu, size_t len,
-    int64_t now)
+hold(struct ctaphid_dev *d, uint32_t cid, uint8_t cmd, const uint8_t *apdu,
+    size_t len, int64_t now, uint8_t status)
 {
 	d->held = 1;
+	d->h_cmd = cmd;
 	d->h_cid = cid;
 	memcpy(d->h_apdu, apdu, len);
 	d->h_len = len;
 	d->h_next = now + CTAPHID_DEV_KEEPALIVE_MS;
 	token_log_line(d->tok, "keepalive");
-	send_keepalive(d, cid);
+	send_keepalive(d, cid, status);
 }
 
 static void
@@ -197,7 +200,7 @@ run_apdu(struct ctaphid_dev *d, uint32_t cid, const uint8_t *apdu, size_t len,
 	r = token_apdu(d->tok, now, mode, apdu, len, rep, &rlen);
 	if (r == ERR_PENDING) {
 		if (!d->held)
-			hold(d, cid, apdu, len, now);
+			hold(d, cid, CMD_MSG, apdu, len, now, 0x02);
 		return;
 	}
 	if (d->held)
@@ -209,12 +212,54 @@ run_apdu(struct ctaphid_dev *d, uint32_t cid, const uint8_t *apdu, size_t len,
 	util_wipe(rep, sizeof(rep));
 }
 
+/* Run a CBOR request; answer, or hold it while the token works. A held
+ * request sends KEEPALIVE with the token's current status. */
+static uint8_t
+run_cbor(struct ctaphid_dev *d, uint32_t cid, const uint8_t *req, size_t len,
+    int64_t now, enum token_mode mode)
+{
+	uint8_t rep[CTAP2_REPLY_MAX];
+	size_t rlen = 0;
+	uint8_t status = 0;
+	int r;
+
+	r = token_cbor(d->tok, now, mode, req, len, rep, &rlen, &status);
+	if (r == ERR_PENDING) {
+		if (!d->held)
+			hold(d, cid, CMD_CBOR, req, len, now, status);
+		return status;
+	}
+	if (d->held)
+		release(d);
+	if (r == ERR_OK)
+		send_frames(d, cid, CMD_CBOR, rep, rlen, 0);
+	else
+		send_error(d, cid, ERR_CODE_OTHER);
+	util_wipe(rep, sizeof(rep));
+	return 0;
+}
+
+/* Run the held request again (tick) or cancel it. 0 once answered, else
+ * the keepalive status. */
+static uint8_t
+rerun(struct ctaphid_dev *d, int64_t now, enum token_mode mode)
+{
+	if (d->h_cmd == CMD_CBOR)
+		return run_cbor(d, d->h_cid, d->h_apdu, d->h_len, now, mode);
+	run_apdu(d, d->h_cid, d->h_apdu, d->h_len, now, mode);
+	return 0x02;
+}
+
 static void
 do_msg(struct ctaphid_dev *d, uint32_t cid, const uint8_t *apdu, size_t len,
     int64_t now)
 {
+	if (!token_has_u2f(d->tok)) {
+		send_error(d, cid, ERR_CODE_INVALID_CMD);
+		return;
+	}
 	if (d->faults & FAULT_ENDLESS_KEEPALIVE) {
-		hold(d, cid, apdu, len, now);
+		hold(d, cid, CMD_MSG, apdu, len, now, 0x02);
 		return;
 	}
 	if (d->faults & FAULT_ERROR_FRAMES) {
@@ -240,7 +285,11 @@ do_init(struct ctaphid_dev *d, uint32_t cid, const uint8_t *data, size_t len)
 	rep[13] = 1; /* device version 1.0.0 */
 	rep[14] = 0;
 	rep[15] = 0;
-	rep[16] = 0x01; /* WINK only: no CBOR, MSG supported */
+	rep[16] = 0x01; /* WINK; CBOR if CTAP2 is on; NMSG if U2F is off */
+	if (token_has_ctap2(d->tok))
+		rep[16] |= 0x04;
+	if (!token_has_u2f(d->tok))
+		rep[16] |= 0x08;
 	send_frames(d, cid, CMD_INIT, rep,
 	    (d->faults & FAULT_SHORT_INIT) ? 16 : sizeof(rep), 0);
 }
@@ -261,6 +310,12 @@ dispatch(struct ctaphid_dev *d, uint32_t cid, uint8_t cmd, const uint8_t *data,
 		break;
 	case CMD_WINK:
 		send_frames(d, cid, CMD_WINK, NULL, 0, 0);
+		break;
+	case CMD_CBOR:
+		if (token_has_ctap2(d->tok))
+			run_cbor(d, cid, data, len, now, TOKEN_HOLD);
+		else
+			send_error(d, cid, ERR_CODE_INVALID_CMD);
 		break;
 	case CMD_CANCEL:
 		break; /* nothing to cancel on this channel */
@@ -290,9 +345,9 @@ init_while_busy(struct ctaphid_dev *d, uint32_t cid, uint8_t cmd, int64_t now)
 		d->busy = 0;
 		send_error(d, cid, ERR_CODE_INVALID_SEQ);
 	} else if (cmd == CMD_CANCEL) {
-		if (!(d->faults & FAULT_ENDLESS_KEEPALIVE))
-			run_apdu(
-			    d, cid, d->h_apdu, d->h_len, now, TOKEN_CANCEL);
+		if (d->h_cmd == CMD_CBOR ||
+		    !(d->faults & FAULT_ENDLESS_KEEPALIVE))
+			rerun(d, now, TOKEN_CANCEL);
 	} else
 		send_error(d, cid, ERR_CODE_BUSY);
 	return 1;
@@ -374,6 +429,8 @@ ctaphid_dev_input(
 void
 ctaphid_dev_tick(struct ctaphid_dev *d, int64_t now_ms)
 {
+	uint8_t status = 0x02;
+
 	if (d->gone)
 		return;
 	if (d->busy && now_ms >= d->a_deadline) {
@@ -382,12 +439,12 @@ ctaphid_dev_tick(struct ctaphid_dev *d, int64_t now_ms)
 	}
 	if (!d->held || now_ms < d->h_next)
 		return;
-	if (!(d->faults & FAULT_ENDLESS_KEEPALIVE)) {
-		run_apdu(d, d->h_cid, d->h_apdu, d->h_len, now_ms, TOKEN_HOLD);
+	if (d->h_cmd == CMD_CBOR || !(d->faults & FAULT_ENDLESS_KEEPALIVE)) {
+		status = rerun(d, now_ms, TOKEN_HOLD);
 		if (!d->held)
 			return;
 	}
-	send_keepalive(d, d->h_cid);
+	send_keepalive(d, d->h_cid, status);
 	d->h_next += CTAPHID_DEV_KEEPALIVE_MS;
 	if (d->h_next <= now_ms)
 		d->h_next = now_ms + CTAPHID_DEV_KEEPALIVE_MS;

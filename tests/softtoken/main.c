@@ -1,4 +1,5 @@
-/* softtoken: a software U2F authenticator for the tests (not installed). */
+/* softtoken: a software U2F and CTAP2 authenticator for the tests (not
+ * installed). */
 #include "config.h"
 
 #include <errno.h>
@@ -50,7 +51,10 @@ usage(FILE *f)
 	    "    --uhid [--rdesc fido|keyboard|report-ids])\n"
 	    "    [--presence now|never|after:MS] [--keepalive] [--probe-sign]\n"
 	    "    [--state FILE] [--log FILE] [--fault NAME]...\n"
-	    "    [--daemon] [--pidfile FILE]\nfaults:");
+	    "    [--daemon] [--pidfile FILE]\n"
+	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
+	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
+	    "    [--attest packed|self|fido-u2f|none]\nfaults:");
 	for (; *names != NULL; names++)
 		fprintf(f, " %s", *names);
 	fprintf(f, "\n");
@@ -109,6 +113,71 @@ parse_rdesc(const char *s, enum front_rdesc *rd)
 	return ERR_OK;
 }
 
+/* s is one of names (NULL-terminated): its index in *v. */
+static int
+parse_enum(const char *s, const char *const *names, int *v)
+{
+	int i;
+
+	for (i = 0; names[i] != NULL; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*v = i;
+			return ERR_OK;
+		}
+	}
+	return ERR_INVAL;
+}
+
+/* The CTAP2 options. */
+static int
+parse_ctap2(int c, const char *arg, struct token_config *tc)
+{
+	static const char *const versions[] = {
+	    "off", "2.0", "2.1-pre", "2.1", NULL};
+	static const char *const onoff[] = {"on", "off", NULL};
+	static const char *const uvs[] = {"none", "ok", "fail", NULL};
+	static const char *const atts[] = {
+	    "packed", "self", "fido-u2f", "none", NULL};
+	int v = 0, r = ERR_OK;
+	char *end;
+	long n;
+
+	switch (c) {
+	case '2':
+		r = parse_enum(arg, versions, &v);
+		tc->ctap2 = (enum token_ctap2)v;
+		return r;
+	case 'U':
+		r = parse_enum(arg, onoff, &tc->u2f_off);
+		return r;
+	case 'N':
+		tc->pin = arg;
+		return strlen(arg) >= 4 && strlen(arg) <= 63 ? ERR_OK
+							     : ERR_INVAL;
+	case 'V':
+		r = parse_enum(arg, uvs, &v);
+		tc->uv = (enum token_uv)v;
+		return r;
+	case 'A':
+		tc->always_uv = 1;
+		return ERR_OK;
+	case 'r':
+		errno = 0;
+		n = strtol(arg, &end, 10);
+		if (errno != 0 || *arg < '0' || *arg > '9' || *end != '\0' ||
+		    n > 8)
+			return ERR_INVAL;
+		tc->pin_retries = (int)n;
+		return ERR_OK;
+	case 'T':
+		r = parse_enum(arg, atts, &v);
+		tc->attest = (enum token_attest)v;
+		return r;
+	default:
+		return ERR_INVAL;
+	}
+}
+
 static int
 parse_one(int c, const char *arg, struct options *o)
 {
@@ -151,8 +220,30 @@ parse_one(int c, const char *arg, struct options *o)
 		o->tc.faults |= bit;
 		return ERR_OK;
 	default:
-		return ERR_INVAL;
+		return parse_ctap2(c, arg, &o->tc);
 	}
+}
+
+/* Combinations that make no sense. CTAP 2.1: a key with alwaysUv does
+ * not speak U2F, so --always-uv turns U2F off and refuses --u2f on. */
+static int
+check_ctap2(const struct token_config *tc, int u2f_seen)
+{
+	const char *why = NULL;
+
+	if (tc->ctap2 == TOKEN_CTAP2_OFF &&
+	    (tc->u2f_off || tc->pin != NULL || tc->uv != TOKEN_UV_NONE ||
+		tc->always_uv || tc->pin_retries >= 0 ||
+		tc->attest != TOKEN_ATTEST_PACKED))
+		why = "the CTAP2 options need --ctap2 2.0, 2.1-pre or 2.1";
+	else if (tc->always_uv && u2f_seen && !tc->u2f_off)
+		why = "--always-uv means U2F is off: drop --u2f on";
+	else if (tc->always_uv && tc->ctap2 != TOKEN_CTAP2_21)
+		why = "--always-uv needs --ctap2 2.1";
+	if (why == NULL)
+		return ERR_OK;
+	fprintf(stderr, "softtoken: %s\n", why);
+	return ERR_INVAL;
 }
 
 static int
@@ -171,12 +262,21 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"fault", required_argument, NULL, 'f'},
 	    {"daemon", no_argument, NULL, 'd'},
 	    {"pidfile", required_argument, NULL, 'P'},
+	    {"ctap2", required_argument, NULL, '2'},
+	    {"u2f", required_argument, NULL, 'U'},
+	    {"pin", required_argument, NULL, 'N'},
+	    {"uv", required_argument, NULL, 'V'},
+	    {"always-uv", no_argument, NULL, 'A'},
+	    {"pin-retries", required_argument, NULL, 'r'},
+	    {"attest", required_argument, NULL, 'T'},
 	    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-	int c, idx;
+	int c, idx, u2f_seen;
 
 	memset(o, 0, sizeof(*o));
 	o->mode = 0600;
 	o->tc.presence = TOKEN_PRESENCE_NOW;
+	o->tc.pin_retries = -1;
+	u2f_seen = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -190,7 +290,10 @@ parse_args(int argc, char **argv, struct options *o)
 				    longopts[idx].name, optarg);
 			return ERR_INVAL;
 		}
+		u2f_seen |= c == 'U';
 	}
+	if (check_ctap2(&o->tc, u2f_seen) != ERR_OK)
+		return ERR_INVAL;
 	if (o->rdesc != FRONT_RDESC_FIDO && !o->uhid) {
 		fprintf(stderr, "softtoken: --rdesc needs --uhid\n");
 		return ERR_INVAL;

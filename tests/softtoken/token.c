@@ -18,6 +18,7 @@
 
 #include "base/err.h"
 #include "base/util.h"
+#include "ctap2.h"
 #include "token.h"
 #include "token_int.h"
 
@@ -33,7 +34,9 @@ static const char *const fault_names[] = {"wrong-cid", "short-init",
     "bcnt-too-large", "seq-out-of-order", "missing-continuation",
     "endless-keepalive", "error-frames", "burst", "vanish", "garbage-reply",
     "bad-signature", "wrong-signature", "presence-flag-clear",
-    "counter-backwards", NULL};
+    "counter-backwards", "cbor-garbage", "cbor-noncanonical",
+    "cbor-wrong-status", "uv-lie", "uv-skip", "cbor-oversized",
+    "endless-processing", "getinfo-garbage", NULL};
 
 const char *const *
 token_fault_names(void)
@@ -112,11 +115,10 @@ make_cert(EVP_PKEY *pkey, uint8_t **der, size_t *der_len)
 		1 ||
 	    X509_gmtime_adj(X509_getm_notBefore(x), -86400) == NULL ||
 	    X509_gmtime_adj(X509_getm_notAfter(x), 20L * 365 * 86400) == NULL ||
-	    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-		(const unsigned char *)"pam_u2f softtoken", -1, -1, 0) != 1 ||
+	    ctap2_cert_name(name) != ERR_OK ||
 	    X509_set_subject_name(x, name) != 1 ||
 	    X509_set_issuer_name(x, name) != 1 ||
-	    X509_set_pubkey(x, pkey) != 1 ||
+	    X509_set_pubkey(x, pkey) != 1 || ctap2_cert_exts(x) != ERR_OK ||
 	    X509_sign(x, pkey, EVP_sha256()) == 0)
 		goto fail;
 	if ((n = i2d_X509(x, &buf)) <= 0 || n > CERT_MAX)
@@ -145,9 +147,8 @@ fresh_keys(struct token *t)
 	return make_cert(t->att, &t->cert, &t->cert_len);
 }
 
-/* An EVP_PKEY from a 32-byte P-256 private scalar. */
-static int
-pkey_from_priv(const uint8_t priv[32], EVP_PKEY **out)
+int
+token_ec_from_priv(const uint8_t priv[32], EVP_PKEY **out)
 {
 	OSSL_PARAM_BLD *bld = NULL;
 	OSSL_PARAM *params = NULL;
@@ -175,8 +176,8 @@ fail:
 	return r;
 }
 
-static int
-ec_sign(EVP_PKEY *pkey, const uint8_t *msg, size_t len, uint8_t *sig,
+int
+token_ec_sign(EVP_PKEY *pkey, const uint8_t *msg, size_t len, uint8_t *sig,
     size_t *siglen)
 {
 	EVP_MD_CTX *ctx = NULL;
@@ -273,12 +274,19 @@ token_new(struct token **out, const struct token_config *cfg)
 	if (cfg->state_path != NULL &&
 	    (t->state_path = strdup(cfg->state_path)) == NULL)
 		goto fail;
+	if ((r = ctap2_new(&t->c2, cfg)) != ERR_OK)
+		goto fail;
 	r = t->state_path != NULL ? token_load_state(t) : ERR_NOT_FOUND;
 	if (r == ERR_NOT_FOUND) {
-		if ((r = fresh_keys(t)) != ERR_OK ||
-		    (r = token_save_state(t)) != ERR_OK)
+		if ((r = fresh_keys(t)) != ERR_OK)
 			goto fail;
 	} else if (r != ERR_OK)
+		goto fail;
+	/* --pin sets the PIN unless the state already has one */
+	if (cfg->pin != NULL && !t->c2->pin_set &&
+	    (r = ctap2_pin_set_initial(t->c2, cfg->pin)) != ERR_OK)
+		goto fail;
+	if ((r = token_save_state(t)) != ERR_OK)
 		goto fail;
 	*out = t;
 	t = NULL;
@@ -296,6 +304,7 @@ token_free(struct token **tp)
 	if (t == NULL)
 		return;
 	EVP_PKEY_free(t->att);
+	ctap2_free(&t->c2);
 	free(t->cert);
 	free(t->state_path);
 	util_wipe(t->master, sizeof(t->master));
@@ -305,9 +314,8 @@ token_free(struct token **tp)
 
 /* ---- APDU processing ---- */
 
-/* 1 if presence is granted now, per the policy; consumes the touch. */
-static int
-presence(struct token *t, int64_t now)
+int
+token_presence_granted(struct token *t, int64_t now)
 {
 	switch (t->presence) {
 	case TOKEN_PRESENCE_NOW:
@@ -330,7 +338,7 @@ need_presence(struct token *t, int64_t now, enum token_mode mode)
 {
 	if (mode == TOKEN_CANCEL)
 		return TOKEN_SW_PRESENCE;
-	if (presence(t, now))
+	if (token_presence_granted(t, now))
 		return 0;
 	return mode == TOKEN_HOLD ? ERR_PENDING : TOKEN_SW_PRESENCE;
 }
@@ -376,7 +384,7 @@ sign_faulty(const struct token *t, EVP_PKEY *key, uint8_t *msg, size_t n,
 
 	if (t->faults & FAULT_WRONG_SIG)
 		msg[1] ^= 0x01; /* a valid signature over other data */
-	if ((r = ec_sign(key, msg, n, sig, siglen)) != ERR_OK)
+	if ((r = token_ec_sign(key, msg, n, sig, siglen)) != ERR_OK)
 		return r;
 	if ((t->faults & FAULT_BAD_SIG) && *siglen > 8)
 		*siglen -= 5;
@@ -506,7 +514,7 @@ do_authenticate(struct token *t, int64_t now, enum token_mode mode,
 		flags = 0x01;
 	}
 	r = SW_INTERNAL;
-	if (pkey_from_priv(priv, &key) != ERR_OK)
+	if (token_ec_from_priv(priv, &key) != ERR_OK)
 		goto fail;
 	r = auth_sign(t, a, key, flags, rep, n);
 fail:

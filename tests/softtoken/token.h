@@ -42,7 +42,35 @@ enum token_fault {
 	FAULT_BAD_SIG = 1u << 10,
 	FAULT_WRONG_SIG = 1u << 11,
 	FAULT_NO_PRESENCE_FLAG = 1u << 12,
-	FAULT_COUNTER_BACK = 1u << 13
+	FAULT_COUNTER_BACK = 1u << 13,
+	/* CTAP2 faults (ctap2tok.c) */
+	FAULT_CBOR_GARBAGE = 1u << 14,
+	FAULT_CBOR_NONCANON = 1u << 15,
+	FAULT_CBOR_STATUS = 1u << 16,
+	FAULT_UV_LIE = 1u << 17,
+	FAULT_UV_SKIP = 1u << 18,
+	FAULT_CBOR_OVERSIZED = 1u << 19,
+	FAULT_ENDLESS_PROCESSING = 1u << 20,
+	FAULT_GETINFO_GARBAGE = 1u << 21
+};
+
+/* --ctap2: which CTAP2 the token speaks (OFF: U2F only). */
+enum token_ctap2 {
+	TOKEN_CTAP2_OFF = 0,
+	TOKEN_CTAP2_20,    /* FIDO_2_0 */
+	TOKEN_CTAP2_21PRE, /* + FIDO_2_1_PRE */
+	TOKEN_CTAP2_21     /* + FIDO_2_1 */
+};
+
+/* --uv: the simulated built-in user verification. */
+enum token_uv { TOKEN_UV_NONE = 0, TOKEN_UV_OK, TOKEN_UV_FAIL };
+
+/* --attest: the attestation statement of MakeCredential. */
+enum token_attest {
+	TOKEN_ATTEST_PACKED = 0, /* packed with x5c */
+	TOKEN_ATTEST_SELF,       /* packed, signed by the credential key */
+	TOKEN_ATTEST_U2F,        /* fido-u2f (ES256 only, else packed) */
+	TOKEN_ATTEST_NONE
 };
 
 /* What token_apdu does when presence is needed but not (yet) granted. */
@@ -59,6 +87,14 @@ struct token_config {
 	unsigned faults;        /* enum token_fault bits */
 	const char *state_path; /* NULL: fresh keys, nothing saved */
 	FILE *log;              /* NULL: no log; not owned */
+	/* CTAP2 (all zero: off, U2F on) */
+	enum token_ctap2 ctap2;
+	int u2f_off;      /* --u2f off (implied by --always-uv) */
+	const char *pin;  /* --pin: set at start if the state has none */
+	enum token_uv uv; /* --uv */
+	int always_uv;    /* --always-uv */
+	int pin_retries;  /* --pin-retries start value; < 0: 8 */
+	enum token_attest attest;
 };
 
 struct token;
@@ -73,6 +109,20 @@ void token_free(struct token **tp);
  * presence is not granted yet, ask again later with the same APDU. */
 int token_apdu(struct token *t, int64_t now_ms, enum token_mode mode,
     const uint8_t *apdu, size_t len, uint8_t *rep, size_t *rlen);
+
+/* Process one CTAPHID_CBOR request (command byte || CBOR) at now_ms. On
+ * ERR_OK *rlen bytes (status || CBOR) are in rep (CTAP2_REPLY_MAX bytes).
+ * ERR_PENDING in TOKEN_HOLD mode while the request waits: *keepalive is
+ * the KEEPALIVE status to send (1 processing, 2 user presence needed);
+ * ask again later with the same request. TOKEN_CANCEL ends a pending
+ * request with status 0x2D. Implemented in ctap2tok.c. */
+#define CTAP2_REPLY_MAX 7609
+int token_cbor(struct token *t, int64_t now_ms, enum token_mode mode,
+    const uint8_t *req, size_t len, uint8_t *rep, size_t *rlen,
+    uint8_t *keepalive);
+/* Nonzero when the token speaks CTAP2 / U2F (CTAPHID capabilities). */
+int token_has_ctap2(const struct token *t);
+int token_has_u2f(const struct token *t);
 
 unsigned token_faults(const struct token *t);
 uint32_t token_counter(const struct token *t);

@@ -31,7 +31,16 @@ struct token {
 	size_t cert_len;
 	uint32_t counter;
 	int64_t touch_start; /* -1: no presence request pending */
+	struct ctap2 *c2;    /* CTAP2 state (ctap2.h), always set */
 };
+
+/* An EVP_PKEY from a 32-byte P-256 private scalar. */
+int token_ec_from_priv(const uint8_t priv[32], EVP_PKEY **out);
+/* ECDSA P-256 SHA-256 signature (DER, at most SIG_MAX bytes). */
+int token_ec_sign(EVP_PKEY *pkey, const uint8_t *msg, size_t len, uint8_t *sig,
+    size_t *siglen);
+/* 1 if presence is granted now, per the policy; consumes the touch. */
+int token_presence_granted(struct token *t, int64_t now);
 
 /* Write the state file (if the token has one), atomically. */
 int token_save_state(const struct token *t);

@@ -14,6 +14,7 @@
 #include <openssl/x509.h>
 
 #include "base/err.h"
+#include "ctap2.h"
 #include "token.h"
 #include "token_int.h"
 #include "base/util.h"
@@ -42,6 +43,7 @@ write_state(const struct token *t, FILE *f)
 	put_hex(f, "attest-key", der, (size_t)n);
 	put_hex(f, "attest-cert", t->cert, t->cert_len);
 	fprintf(f, "counter %u\n", (unsigned)t->counter);
+	ctap2_state_write(t->c2, f);
 	OPENSSL_clear_free(der, (size_t)n);
 	return ERR_OK;
 }
@@ -121,9 +123,12 @@ state_line(struct token *t, const char *name, const char *v)
 	size_t n = 0;
 	unsigned long c;
 	char *end;
+	int r;
 
 	if (strcmp(name, "pam_u2f-softtoken-state") == 0)
 		return strcmp(v, "1") == 0 ? ERR_OK : ERR_PARSE;
+	if ((r = ctap2_state_line(t->c2, name, v)) != ERR_NOT_FOUND)
+		return r;
 	if (strcmp(name, "counter") == 0) {
 		errno = 0;
 		c = strtoul(v, &end, 10);

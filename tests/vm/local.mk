@@ -5,6 +5,7 @@ EXTRA_DIST += tests/vm/README tests/vm/run.sh tests/vm/boot.sh \
 	tests/vm/guest/lib.sh tests/vm/guest/main.sh \
 	tests/vm/guest/10-token.sh tests/vm/guest/20-pam.sh \
 	tests/vm/guest/30-multi.sh tests/vm/guest/40-peers.sh \
+	tests/vm/guest/45-fido2.sh tests/vm/guest/ptyrun.py \
 	tests/vm/guest/50-interop.sh tests/vm/guest/60-timing.sh \
 	tests/vm/guest/70-libu2fhost.sh tests/vm/guest/80-faults.sh \
 	tests/vm/guest/90-manual.sh \

@@ -1,0 +1,224 @@
+/* The CTAP2 authenticator of the software token, inside: its state, the
+ * status codes it answers, and the functions its files share
+ * (ctap2tok.c: dispatch, GetInfo, Selection, Reset, faults; ctap2op.c:
+ * MakeCredential, GetAssertion; ctap2pin.c: ClientPIN and pinUvAuthParam
+ * checks; ctap2cred.c: credential keys and ids; ctap2att.c: attestation;
+ * ctap2req.c: request maps). Token-side crypto is OpenSSL, directly. */
+#ifndef ST_CTAP2_H
+#define ST_CTAP2_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+#include "base/cbor.h"
+#include "token.h"
+
+/* Status codes (CTAP 2.1 section 8.2). */
+enum {
+	ST_OK = 0x00,
+	ST_INVALID_COMMAND = 0x01,
+	ST_INVALID_PARAMETER = 0x02,
+	ST_INVALID_LENGTH = 0x03,
+	ST_CBOR_UNEXPECTED_TYPE = 0x11,
+	ST_INVALID_CBOR = 0x12,
+	ST_MISSING_PARAMETER = 0x14,
+	ST_UNSUPPORTED_ALGORITHM = 0x26,
+	ST_OPERATION_DENIED = 0x27,
+	ST_UNSUPPORTED_OPTION = 0x2B,
+	ST_INVALID_OPTION = 0x2C,
+	ST_KEEPALIVE_CANCEL = 0x2D,
+	ST_NO_CREDENTIALS = 0x2E,
+	ST_USER_ACTION_TIMEOUT = 0x2F,
+	ST_NOT_ALLOWED = 0x30,
+	ST_PIN_INVALID = 0x31,
+	ST_PIN_BLOCKED = 0x32,
+	ST_PIN_AUTH_INVALID = 0x33,
+	ST_PIN_AUTH_BLOCKED = 0x34,
+	ST_PIN_NOT_SET = 0x35,
+	ST_PUAT_REQUIRED = 0x36,
+	ST_PIN_POLICY_VIOLATION = 0x37,
+	ST_UV_BLOCKED = 0x3C,
+	ST_INVALID_SUBCOMMAND = 0x3E,
+	ST_UV_INVALID = 0x3F,
+	ST_UNAUTHORIZED_PERMISSION = 0x40,
+	ST_OTHER = 0x7F,
+	ST_PENDING = 0x100 /* internal: not done yet (see keepalive) */
+};
+
+#define CTAP2_PIN_RETRIES_MAX 8
+#define CTAP2_UV_RETRIES_MAX 8
+#define CTAP2_PIN_FAILS_MAX 3 /* consecutive: PIN_AUTH_BLOCKED */
+#define CTAP2_UV_MS 300       /* simulated built-in UV takes this long */
+#define CTAP2_UP_TIMEOUT_MS 30000
+#define CTAP2_PUAT_LEN 32
+#define CTAP2_CRED_MAX 300 /* longest credential id (RS256: 285) */
+#define CTAP2_PK_MAX 300   /* longest COSE_Key we write (RS256) */
+
+#define COSE_ES256 (-7)
+#define COSE_EDDSA (-8)
+#define COSE_RS256 (-257)
+
+#define PERM_MC 0x01
+#define PERM_GA 0x02
+
+enum ctap2_uv_state { UV_IDLE = 0, UV_RUNNING, UV_PASSED };
+
+struct ctap2 {
+	/* configuration */
+	enum token_ctap2 version;
+	int u2f;
+	enum token_uv uv;
+	int always_uv;
+	enum token_attest attest;
+	/* kept in the state file */
+	int pin_set;
+	uint8_t pin_hash[16]; /* LEFT(SHA-256(PIN), 16) */
+	unsigned pin_retries;
+	unsigned uv_retries;
+	/* per power cycle */
+	EVP_PKEY *ka; /* key agreement key (P-256) */
+	uint8_t puat[CTAP2_PUAT_LEN];
+	int puat_valid;
+	int puat_proto;
+	unsigned puat_perm;
+	int puat_has_rp;
+	uint8_t puat_rp[32]; /* SHA-256 of the permissions RP ID */
+	unsigned pin_fails;  /* consecutive wrong PINs */
+	/* the request in progress */
+	int64_t op_start; /* -1: none */
+	enum ctap2_uv_state uv_state;
+	int64_t uv_start;
+	uint8_t keepalive; /* status while ST_PENDING */
+};
+
+/* A request map: the raw items of integer keys 1..CTAP2_REQ_KEYS. */
+#define CTAP2_REQ_KEYS 15
+struct ctap2_req {
+	const uint8_t *v[CTAP2_REQ_KEYS + 1];
+	size_t n[CTAP2_REQ_KEYS + 1];
+};
+
+/* The options of MakeCredential/GetAssertion: -1 absent, 0, 1. */
+struct ctap2_opts {
+	int up, uv, rk;
+};
+
+/* A credential key (ctap2cred.c). */
+struct ctap2_key {
+	int alg;
+	EVP_PKEY *pkey;
+};
+
+/* ---- ctap2tok.c ---- */
+int ctap2_new(struct ctap2 **out, const struct token_config *cfg);
+void ctap2_free(struct ctap2 **cp);
+/* The AAGUID of the token. */
+extern const uint8_t ctap2_aaguid[16];
+/* Presence for request of t: ST_OK, ST_PENDING (keepalive 2) or an error
+ * (cancelled, timed out). */
+int ctap2_presence(struct token *t, int64_t now, enum token_mode mode);
+/* Built-in UV: ST_OK once passed, ST_PENDING (keepalive 1) while it runs,
+ * else an error (UV_INVALID, UV_BLOCKED, NOT_ALLOWED without UV). */
+int ctap2_builtin_uv(struct token *t, int64_t now, enum token_mode mode);
+
+/* ---- ctap2req.c ---- */
+/* Parse a request map into q: ST_OK, ST_INVALID_CBOR, or
+ * ST_CBOR_UNEXPECTED_TYPE. */
+int ctap2_req_parse(const uint8_t *p, size_t len, struct ctap2_req *q);
+int ctap2_req_has(const struct ctap2_req *q, unsigned key);
+/* Typed fields: ST_MISSING_PARAMETER if absent, ST_CBOR_UNEXPECTED_TYPE if
+ * of another type. */
+int ctap2_req_bytes(
+    const struct ctap2_req *q, unsigned key, const uint8_t **p, size_t *n);
+int ctap2_req_uint(const struct ctap2_req *q, unsigned key, uint64_t *v);
+int ctap2_req_text(
+    const struct ctap2_req *q, unsigned key, const char **s, size_t *n);
+/* A text field inside the map at key ("id" of rp). */
+int ctap2_req_map_text(const struct ctap2_req *q, unsigned key,
+    const char *name, const char **s, size_t *n);
+/* options at key: up/uv/rk; absent ones -1. */
+int ctap2_req_opts(
+    const struct ctap2_req *q, unsigned key, struct ctap2_opts *o);
+/* A cursor on the raw item at key (present). */
+void ctap2_req_rd(const struct ctap2_req *q, unsigned key, struct cbor_rd *r);
+
+/* ---- ctap2pin.c ---- */
+int ctap2_client_pin(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, struct cbor_wr *w);
+/* Check pinUvAuthParam (key kp) / protocol (key kproto) of an MC or GA
+ * request over cdh, for permission perm and rpIdHash rph: ST_OK or an
+ * error. */
+int ctap2_check_puat(struct token *t, const struct ctap2_req *q, unsigned kp,
+    unsigned kproto, const uint8_t cdh[32], unsigned perm,
+    const uint8_t rph[32]);
+/* Set the PIN from --pin (no checks but length). */
+int ctap2_pin_set_initial(struct ctap2 *c, const char *pin);
+
+/* ---- ctap2pinx.c: the protocols' crypto ---- */
+/* A shared secret: HMAC key and AES key (the same for protocol 1). */
+struct ctap2_shared {
+	int proto;
+	uint8_t hmac[32];
+	uint8_t aes[32];
+};
+/* ECDH with the platform key at request key `key`, then the protocol's
+ * KDF: ST_OK or a status (a point off the curve: INVALID_PARAMETER). */
+int ctap2_pin_shared(const struct ctap2 *c, const struct ctap2_req *q,
+    unsigned key, int proto, struct ctap2_shared *s);
+/* 1 if param == authenticate(key, a || b) (16 or 32 bytes by protocol). */
+int ctap2_pin_verify(int proto, const uint8_t key[32], const uint8_t *a,
+    size_t an, const uint8_t *b, size_t bn, const uint8_t *param, size_t pn);
+/* AES-256-CBC of the protocol (2: IV in front); out has room for n + 16. */
+int ctap2_pin_decrypt(const struct ctap2_shared *s, const uint8_t *in, size_t n,
+    uint8_t *out, size_t *out_len);
+int ctap2_pin_encrypt(const struct ctap2_shared *s, const uint8_t *in, size_t n,
+    uint8_t *out, size_t *out_len);
+
+/* ---- ctap2op.c ---- */
+int ctap2_make_credential(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, struct cbor_wr *w);
+int ctap2_get_assertion(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, struct cbor_wr *w);
+
+/* ---- ctap2cred.c ---- */
+int ctap2_key_gen(int alg, struct ctap2_key *k);
+void ctap2_key_clear(struct ctap2_key *k);
+/* Credential id: alg byte || nonce(12) || AES-256-GCM(master, private) ||
+ * tag(16), with rpIdHash || alg byte as additional data. */
+int ctap2_cred_wrap(const struct token *t, const struct ctap2_key *k,
+    const uint8_t rph[32], uint8_t *id, size_t *id_len);
+/* ERR_OK and the key if id is one of ours for rph, else ERR_WRONG_KH. */
+int ctap2_cred_unwrap(const struct token *t, const uint8_t *id, size_t len,
+    const uint8_t rph[32], struct ctap2_key *k);
+/* The public key as a COSE_Key. */
+int ctap2_cose_write(
+    const struct ctap2_key *k, uint8_t *out, size_t cap, size_t *len);
+/* Sign msg with the key's algorithm (ES256: DER, EdDSA: 64 bytes, RS256:
+ * PKCS #1 v1.5 SHA-256). sig has room for 512 bytes. */
+int ctap2_sign(EVP_PKEY *pkey, int alg, const uint8_t *msg, size_t len,
+    uint8_t *sig, size_t *siglen);
+#define CTAP2_SIG_MAX 512
+
+/* ---- ctap2att.c ---- */
+/* Write the fmt (key 1), authData (key 2) and attStmt (key 3) entries of
+ * a MakeCredential reply. */
+int ctap2_attest(struct token *t, const struct ctap2_key *k, const uint8_t *ad,
+    size_t ad_len, const uint8_t cdh[32], const uint8_t *cred, size_t cred_len,
+    struct cbor_wr *w);
+
+/* The attestation certificate's subject (C, O, OU "Authenticator
+ * Attestation", CN "pam_u2f softtoken") and extensions (basicConstraints
+ * CA:FALSE, id-fido-gen-ce-aaguid), as WebAuthn 8.2.1 wants them. */
+int ctap2_cert_name(X509_NAME *name);
+int ctap2_cert_exts(X509 *x);
+
+/* ---- state file (ctap2tok.c) ---- */
+void ctap2_state_write(const struct ctap2 *c, FILE *f);
+/* ERR_OK, ERR_PARSE, or ERR_NOT_FOUND for a name that is not CTAP2's. */
+int ctap2_state_line(struct ctap2 *c, const char *name, const char *v);
+
+#endif
