@@ -89,8 +89,10 @@ ctap2_presence(struct token *t, int64_t now, enum token_mode mode)
 {
 	struct ctap2 *c = t->c2;
 
-	if (mode == TOKEN_CANCEL)
+	if (mode == TOKEN_CANCEL) {
+		t->touch_start = -1; /* the next request waits anew */
 		return ST_KEEPALIVE_CANCEL;
+	}
 	if (c->op_start < 0)
 		c->op_start = now;
 	if (token_presence_granted(t, now))

@@ -38,6 +38,37 @@ TESTS += tests/softtoken/socket.sh
 dist_check_SCRIPTS += tests/softtoken/socket.sh
 EXTRA_DIST += tests/softtoken/README
 
+# The CTAP2 side: the host half is the project's (cbor, proto, pinproto).
+check_PROGRAMS += tests/softtoken/test_ctap2
+TESTS += tests/softtoken/test_ctap2
+tests_softtoken_test_ctap2_SOURCES = tests/softtoken/test_ctap2.c \
+	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2host.h tests/test.h
+tests_softtoken_test_ctap2_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_ctap2_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+check_PROGRAMS += tests/softtoken/test_ctap2f
+TESTS += tests/softtoken/test_ctap2f
+tests_softtoken_test_ctap2f_SOURCES = tests/softtoken/test_ctap2f.c \
+	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2host.h tests/test.h
+tests_softtoken_test_ctap2f_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_ctap2f_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+check_PROGRAMS += tests/softtoken/test_ctap2hid
+TESTS += tests/softtoken/test_ctap2hid
+tests_softtoken_test_ctap2hid_SOURCES = tests/softtoken/test_ctap2hid.c \
+	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2host.h tests/test.h
+tests_softtoken_test_ctap2hid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+TESTS += tests/softtoken/ctap2sock.sh
+dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh
+
 # python3-fido2 as an independent client of the token (its socket front).
 TESTS += tests/softtoken/peer_fido2.sh
 dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh

@@ -1,0 +1,103 @@
+/* The host side of the software token's CTAP2 unit tests: requests
+ * written with the project's CBOR writer, replies checked with its strict
+ * reader (cbor_check) and parsed with common/proto (authData, COSE keys,
+ * attestation statements), the PIN/UV auth protocols through
+ * common/crypto/pinproto.h, signatures through common/crypto/cosesig.h.
+ * So the token (OpenSSL directly) and the host code check each other. */
+#ifndef ST_CTAP2HOST_H
+#define ST_CTAP2HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/cosesig.h"
+#include "token.h"
+
+#define CH_MAX_KEEPALIVES 400 /* 40 s of 100 ms steps */
+
+/* One exchange: the request, the reply, what the token said meanwhile. */
+struct ch {
+	struct token *t;
+	int64_t now;      /* virtual clock, ms */
+	int cancel_after; /* > 0: cancel after that many keepalives */
+	uint8_t rep[CTAP2_REPLY_MAX];
+	size_t rlen;
+	unsigned ka_processing; /* KEEPALIVE 1 seen */
+	unsigned ka_upneeded;   /* KEEPALIVE 2 seen */
+	unsigned polls;         /* calls that stayed pending */
+};
+
+/* A CTAP2 token (aborts on failure): version, then the rest of cfg. */
+struct token *ch_token(enum token_ctap2 v, const struct token_config *cfg);
+/* A config with the defaults (main.c's): presence now, 8 retries. */
+void ch_config(struct token_config *c);
+
+/* Send cmd || cbor[0..len) and run the clock (+100 ms a step) until the
+ * token answers; returns the status byte (or -1 if it never answered
+ * within CH_MAX_KEEPALIVES steps). */
+int ch_call(struct ch *h, uint8_t cmd, const uint8_t *cbor, size_t len);
+/* The reply's CBOR (after the status byte). */
+const uint8_t *ch_body(const struct ch *h, size_t *len);
+
+/* A made credential. */
+struct ch_cred {
+	uint8_t id[400];
+	size_t id_len;
+	int type;
+	uint8_t pk[COSESIG_PK_MAX];
+	size_t pk_len;
+	uint8_t flags;
+	uint32_t counter;
+	char fmt[16];
+};
+
+/* What a MakeCredential/GetAssertion request carries. */
+struct ch_req {
+	const char *rp;
+	uint8_t cdh[32];
+	const int *algs;     /* MC: 0-terminated */
+	int up, uv, rk;      /* -1: absent */
+	const uint8_t *auth; /* pinUvAuthParam, or NULL */
+	size_t auth_len;
+	int proto;
+	const struct ch_cred *allow[3]; /* GA allowList / MC excludeList */
+	size_t nallow;
+	const uint8_t *junk_id; /* an allowList entry before the others */
+	size_t junk_len;
+};
+
+void ch_req_init(struct ch_req *q, const char *rp);
+/* The CBOR of a MakeCredential request into buf (REQ_MAX bytes). */
+#define REQ_MAX 2048
+size_t ch_mc_request(const struct ch_req *q, uint8_t *buf);
+/* MakeCredential: status; on 00 the credential, its attestation checked
+ * with attest_verify and its authData with authdata_parse. */
+int ch_make_cred(struct ch *h, const struct ch_req *q, struct ch_cred *c);
+/* GetAssertion: status; on 00 the authData parsed and the signature
+ * verified with c's key; *flags and *counter from the authData. */
+int ch_get_assert(struct ch *h, const struct ch_req *q, const struct ch_cred *c,
+    uint8_t *flags, uint32_t *counter);
+
+/* ClientPIN helpers (protocol 1 or 2). */
+int ch_pin_retries(struct ch *h, unsigned *retries);
+int ch_uv_retries(struct ch *h, unsigned *retries);
+int ch_set_pin(struct ch *h, int proto, const char *pin);
+int ch_change_pin(struct ch *h, int proto, const char *old, const char *pin);
+/* sub 5 (perm 0), 9 (PIN, perm and rp) or 6 (UV): the decrypted token. */
+int ch_get_token(struct ch *h, int proto, unsigned sub, const char *pin,
+    unsigned perm, const char *rp, uint8_t token[32]);
+/* pinUvAuthParam = authenticate(token, cdh) into out (16 or 32 bytes). */
+size_t ch_auth(
+    int proto, const uint8_t token[32], const uint8_t cdh[32], uint8_t out[32]);
+
+/* GetInfo: status; fills what the tests look at. */
+struct ch_info {
+	char versions[4][16];
+	size_t nversions;
+	int opt_clientpin, opt_uv, opt_alwaysuv, opt_puat, opt_rk;
+	unsigned protos[2];
+	size_t nprotos;
+};
+int ch_get_info(struct ch *h, struct ch_info *in);
+
+#endif
