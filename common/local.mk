@@ -85,7 +85,11 @@ common_proto_libproto_la_SOURCES = \
 	common/proto/u2f_op.c \
 	common/proto/cose.c common/proto/cose.h \
 	common/proto/authdata.c common/proto/authdata.h \
-	common/proto/attest.c common/proto/attest.h
+	common/proto/attest.c common/proto/attest.h \
+	common/proto/ctap2.h common/proto/ctap2_st.h \
+	common/proto/ctap2_info.c common/proto/ctap2_msg.c \
+	common/proto/ctap2_op.c common/proto/ctap2_pin.c \
+	common/proto/ctap2_reg.c
 
 common_device_libdevice_la_SOURCES = \
 	common/device/dev.c common/device/dev.h \

@@ -204,25 +204,6 @@ args_finish(struct options *o, const struct log *errlog)
 	return ERR_OK;
 }
 
-/* What needs CTAP2 is refused by name, never downgraded. */
-static int
-args_check_ctap2(const struct options *o, const struct log *errlog)
-{
-	if (o->userverification == 1) {
-		log_msg(errlog,
-		    "userverification=1 needs FIDO2 (CTAP2), "
-		    "which is not supported yet");
-		return ERR_CONFIG;
-	}
-	if (o->pinverification == 1) {
-		log_msg(errlog,
-		    "pinverification=1 needs FIDO2 (CTAP2), "
-		    "which is not supported yet");
-		return ERR_CONFIG;
-	}
-	return ERR_OK;
-}
-
 /* backend= names one of the table's values; is it built in? */
 static int
 args_backend(struct options *o, const struct log *errlog)
@@ -258,10 +239,6 @@ args_merge(struct options *o, struct conf *file, struct conf *arg)
 static int
 args_check(struct options *o, const struct log *errlog)
 {
-	int r;
-
-	if ((r = args_check_ctap2(o, errlog)) != ERR_OK)
-		return r;
 	if (o->backend != DEV_BACKEND_NATIVE && o->ndevices > 0) {
 		log_msg(errlog,
 		    "devices= needs backend=native "

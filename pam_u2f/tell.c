@@ -167,5 +167,8 @@ tell_auth_failed(
 	else if (err == ERR_TIMEOUT) {
 		snprintf(msg, sizeof(msg), TELL_TIMEOUT, c->opt.timeout);
 		tell_show(c, msg);
-	}
+	} else if (err == ERR_UNSUPPORTED)
+		tell_show(c, TELL_CANNOT_MEET);
+	else if (err == ERR_NO_UV)
+		tell_show(c, TELL_NO_UV);
 }

@@ -298,10 +298,10 @@ test_no_device_and_unsupported(void)
 	c.type = COSE_ES256;
 	auth_req_init(&req, &c, 1, 500);
 	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_NO_KEY);
-	c.flags = CRED_PIN;
+	c.flags = CRED_RESIDENT; /* resident credentials: not yet */
 	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_UNSUPPORTED);
 	c.flags = 0;
-	c.type = COSE_EDDSA;
+	c.type = 77; /* no such COSE algorithm of ours */
 	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_UNSUPPORTED);
 	T_TRUE(
 	    dev_open_path("unix:/nonexistent/sock", NULL, 500, &d) != ERR_OK);

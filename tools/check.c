@@ -21,6 +21,8 @@ cue(void *arg)
 static int
 authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 {
+	bool pin_stdin = o->pin_stdin;
+	const struct proto_pin pin = {tool_pin_get, tool_pin_tell, &pin_stdin};
 	struct auth_req req;
 	struct auth_result res;
 	struct dev **devs = NULL;
@@ -36,6 +38,10 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	req.origin = o->cf.origin;
 	req.appid = o->cf.appid;
 	req.presence = !o->no_presence;
+	/* -N and -V ask for the PIN / UV whatever the credentials say */
+	req.userverification = o->uv ? 1 : -1;
+	req.pinverification = o->pin ? 1 : -1;
+	req.pin = &pin;
 	req.timeout_ms = o->cf.timeout * 1000;
 	req.log = o->lg;
 	req.cue = cue;

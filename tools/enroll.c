@@ -223,6 +223,13 @@ enroll_explain_open(const struct tool_opts *o, int err)
 			 "%d s",
 		    o->cf.timeout);
 		break;
+	case ERR_UNSUPPORTED:
+		tool_msg("the security key cannot do what was asked: -N needs "
+			 "a key with a PIN (fido2-token -S sets one), -V one "
+			 "with built-in user verification, EDDSA and RS256 a "
+			 "FIDO2 key that offers them; a U2F-only key makes "
+			 "ES256 credentials only");
+		break;
 	default:
 		tool_msg("%s", err_str(err));
 		break;
@@ -270,6 +277,9 @@ int
 enroll_register(
     const struct tool_opts *o, struct dev **devs, size_t n, struct cred *cred)
 {
+	bool pin_stdin = o->pin_stdin;
+	const struct proto_pin pin = {tool_pin_get, tool_pin_tell, &pin_stdin};
+	uint8_t user_id[32];
 	struct reg_req req;
 	struct reg_result res;
 	int64_t deadline;
@@ -279,9 +289,19 @@ enroll_register(
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	req.rp_id = o->cf.origin;
-	req.type = COSE_ES256;
+	req.rp_name = o->cf.appid;
+	req.type = o->type;
 	req.presence = !o->no_presence;
-	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK)
+	req.pin = o->pin;
+	req.uv = o->uv;
+	req.pin_cb = &pin;
+	/* pam-u2f's user entity: 32 random bytes, name = displayName */
+	req.user.id = user_id;
+	req.user.id_len = sizeof(user_id);
+	req.user.name = o->user;
+	req.user.display_name = o->user;
+	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
+	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK)
 		goto fail;
 	tool_msg("touch the security key to register it for %s", o->user);
 	deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
@@ -295,8 +315,8 @@ enroll_register(
 		goto fail;
 	if (o->verbose && idx < n)
 		show_verbose(o, &res, devs[idx]);
-	res.cred.type = COSE_ES256;
-	res.cred.flags = o->no_presence ? 0 : CRED_PRESENCE;
+	res.cred.flags = (o->no_presence ? 0 : CRED_PRESENCE) |
+	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0);
 	*cred = res.cred;
 	memset(&res.cred, 0, sizeof(res.cred));
 	r = ERR_OK;
@@ -331,7 +351,7 @@ enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
 
 	for (d = 0; d < n; d++) {
 		for (i = 0; i < ncreds; i++) {
-			if (creds[i].type != COSE_ES256 || creds[i].kh_len == 0)
+			if (creds[i].kh_len == 0)
 				continue;
 			rp = (creds[i].flags & CRED_APPID) ? o->cf.appid
 							   : o->cf.origin;

@@ -24,7 +24,8 @@ enum {
 	OPT_REMOVE,
 	OPT_CHECK,
 	OPT_CONF,
-	OPT_BACKEND
+	OPT_BACKEND,
+	OPT_PIN_STDIN
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +50,7 @@ static const struct option long_opts[] = {
     {"check", optional_argument, NULL, OPT_CHECK},
     {"conf", required_argument, NULL, OPT_CONF},
     {"backend", required_argument, NULL, OPT_BACKEND},
+    {"pin-stdin", no_argument, NULL, OPT_PIN_STDIN},
     {NULL, 0, NULL, 0},
 };
 
@@ -60,9 +62,14 @@ static const char usage_text[] =
     "  -u, --username=USER      user to register (default: the current user)\n"
     "  -o, --origin=ORIGIN      origin (default: pam://HOSTNAME)\n"
     "  -i, --appid=APPID        application id (default: the origin)\n"
-    "  -t, --type=TYPE          credential type: ES256 (the only one "
-    "supported)\n"
+    "  -t, --type=TYPE          credential type: ES256 (default), EDDSA "
+    "or RS256\n"
     "  -P, --no-user-presence   write the credential without +presence\n"
+    "  -N, --pin-verification   require the key's PIN (+pin)\n"
+    "  -V, --user-verification  require built-in user verification\n"
+    "                           (+verification)\n"
+    "      --pin-stdin          read the PIN from standard input, not the\n"
+    "                           terminal\n"
     "  -n, --nouser             print the line from the first ':' on\n"
     "      --device=PATH        use this key only (/dev/hidrawN or "
     "unix:PATH);\n"
@@ -82,8 +89,8 @@ static const char usage_text[] =
     "\n"
     "FILE defaults to the authfile of pam_u2f.conf, else to\n"
     "$XDG_CONFIG_HOME/Yubico/u2f_keys or ~/.config/Yubico/u2f_keys.\n"
-    "-r, -N, -V and the EDDSA and RS256 types need FIDO2 support, which is\n"
-    "not available yet.\n";
+    "-N, -V, EDDSA and RS256 need a FIDO2 (CTAP2) key; -r (resident\n"
+    "credentials) is not supported yet.\n";
 
 static void
 debug_line(void *arg, const char *line)
@@ -155,21 +162,25 @@ parse_num(const char *s, long min, long max, long *out)
 static bool
 refuse_fido2(const char *what)
 {
-	tool_msg("%s needs FIDO2 support, not available yet", what);
+	tool_msg("%s (resident credentials) is not supported yet", what);
 	return false;
 }
 
 static bool
-parse_type(const char *t)
+parse_type(struct tool_opts *o, const char *t)
 {
 	if (strcasecmp(t, "ES256") == 0)
-		return true;
-	if (strcasecmp(t, "EDDSA") == 0 || strcasecmp(t, "RS256") == 0) {
-		tool_msg("type %s needs FIDO2 support, not available yet", t);
+		o->type = COSE_ES256;
+	else if (strcasecmp(t, "EDDSA") == 0)
+		o->type = COSE_EDDSA;
+	else if (strcasecmp(t, "RS256") == 0)
+		o->type = COSE_RS256;
+	else {
+		tool_msg(
+		    "unknown credential type '%s' (ES256, EDDSA or RS256)", t);
 		return false;
 	}
-	tool_msg("unknown credential type '%s' (only ES256 is supported)", t);
-	return false;
+	return true;
 }
 
 static bool
@@ -224,13 +235,18 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 	case 'i':
 		return set_opt(o, CONF_APPID, arg);
 	case 't':
-		return parse_type(arg);
+		return parse_type(o, arg);
 	case 'r':
 		return refuse_fido2("-r/--resident");
 	case 'N':
-		return refuse_fido2("-N/--pin-verification");
+		o->pin = true;
+		return true;
 	case 'V':
-		return refuse_fido2("-V/--user-verification");
+		o->uv = true;
+		return true;
+	case OPT_PIN_STDIN:
+		o->pin_stdin = true;
+		return true;
 	case 'P':
 		o->no_presence = true;
 		return true;
@@ -352,6 +368,7 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 
 	memset(o, 0, sizeof(*o));
 	o->mode = TOOL_PRINT;
+	o->type = COSE_ES256;
 	o->sink.fn = debug_line;
 	*status = TOOL_EXIT_USAGE;
 	while ((c = getopt_long(

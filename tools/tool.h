@@ -58,12 +58,21 @@ struct tool_opts {
 	size_t remove_index;      /* 1-based, for --remove */
 	bool nouser;
 	bool no_presence;
+	int type;       /* -t: COSE_ES256 (default), COSE_EDDSA, COSE_RS256 */
+	bool pin;       /* -N: verify with the PIN (+pin) */
+	bool uv;        /* -V: built-in user verification (+verification) */
+	bool pin_stdin; /* --pin-stdin: read the PIN from standard input */
 	bool debug;
 	bool verbose;
 	struct tool_asuser as; /* asuser_begin */
 	struct log sink;       /* prints to stderr */
 	const struct log *lg;  /* &sink with -d, NULL otherwise */
 };
+
+/* pin.c: the PIN callback (struct proto_pin) with arg = a bool, the
+ * --pin-stdin option: standard input, else the terminal without echo. */
+int tool_pin_get(void *arg, const char *dev, char *pin, size_t cap);
+void tool_pin_tell(void *arg, const char *msg);
 
 /* opts.c: fill o from argv. Returns true to go on; false with *status
  * set to TOOL_EXIT_OK (after --help/--version) or TOOL_EXIT_USAGE. */

@@ -9,13 +9,80 @@
 #include "base/err.h"
 #include "wait.h"
 
+#define AUTH_PIN_MAX 64 /* CTAP2's longest PIN (63) and its NUL */
+
+/* The PIN of one transaction: asked for once, when the first key needs
+ * it, then given to every key that asks; wiped at the end. */
+struct auth_pin {
+	const struct proto_pin *user;
+	struct proto_pin wrap;
+	char pin[AUTH_PIN_MAX];
+	int state; /* 0 not asked yet, 1 have it, else the error */
+};
+
+static int
+auth_pin_get(void *arg, const char *dev, char *pin, size_t cap)
+{
+	struct auth_pin *ap = arg;
+
+	if (ap->state == 0) {
+		ap->state =
+		    ap->user->get(ap->user->arg, dev, ap->pin, sizeof(ap->pin));
+		if (ap->state == ERR_OK)
+			ap->state = 1;
+	}
+	if (ap->state != 1)
+		return ap->state;
+	if (strlen(ap->pin) >= cap)
+		return ERR_TOO_BIG;
+	memcpy(pin, ap->pin, strlen(ap->pin) + 1);
+	return ERR_OK;
+}
+
+static void
+auth_pin_tell(void *arg, const char *msg)
+{
+	struct auth_pin *ap = arg;
+
+	if (ap->user->tell != NULL)
+		ap->user->tell(ap->user->arg, msg);
+}
+
+static const struct proto_pin *
+auth_pin_init(struct auth_pin *ap, const struct proto_pin *user)
+{
+	memset(ap, 0, sizeof(*ap));
+	if (user == NULL || user->get == NULL)
+		return NULL;
+	ap->user = user;
+	ap->wrap.get = auth_pin_get;
+	ap->wrap.tell = auth_pin_tell;
+	ap->wrap.arg = ap;
+	return &ap->wrap;
+}
+
 /* What a step of one device needs. */
 struct auth_op {
 	struct dev **devs;
 	const struct log *log;
 	struct assertion *as;  /* auth_run */
 	struct reg_result *rr; /* auth_register */
+	const struct auth_req *req;
+	bool cued; /* the cue was given */
 };
+
+/* The cue, once: at once for U2F keys (they need the touch from the
+ * first request on), on the first "user presence needed" keepalive for
+ * CTAP2 keys (after a PIN, say, not before). */
+static void
+auth_cue(struct auth_op *op)
+{
+	if (op->cued || op->req == NULL)
+		return;
+	op->cued = true;
+	if (op->req->cue != NULL)
+		op->req->cue(op->req->cue_arg);
+}
 
 static int
 auth_check_creds(const struct auth_req *req)
@@ -47,6 +114,8 @@ auth_assert_step(void *arg, size_t i)
 	    r != ERR_PENDING)
 		log_msg(op->log, "%s: %s: %s", "auth_run",
 		    dev_path(op->devs[i]), err_str(r));
+	if (r == ERR_PENDING && dev_wants_touch(op->devs[i]))
+		auth_cue(op);
 	return r;
 }
 
@@ -103,10 +172,27 @@ auth_begin_all(struct dev **devs, size_t ndevs, const struct auth_req *req,
 	return ERR_OK;
 }
 
+/* Does an active key need the touch from the first request on (a U2F
+ * key), so that the cue comes now? */
+static bool
+auth_cue_at_once(struct dev **devs, size_t ndevs, const bool *active)
+{
+	size_t i;
+
+	for (i = 0; i < ndevs; i++)
+		if (active[i] && strcmp(dev_proto_name(devs[i]), "ctap2") != 0)
+			return true;
+	return false;
+}
+
 static void
-auth_assert_req(const struct auth_req *req, struct assert_req *ar)
+auth_assert_req(
+    const struct auth_req *req, struct assert_req *ar, struct auth_pin *ap)
 {
 	memset(ar, 0, sizeof(*ar));
+	ar->userverification = req->userverification;
+	ar->pinverification = req->pinverification;
+	ar->pin_cb = auth_pin_init(ap, req->pin);
 	ar->rp_id = req->origin;
 	ar->appid = req->appid;
 	ar->allow = req->creds;
@@ -119,12 +205,13 @@ static int
 auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res, bool *active, int64_t deadline)
 {
-	struct auth_op op = {devs, req->log, &res->assertion, NULL};
+	struct auth_op op = {devs, req->log, &res->assertion, NULL, req, false};
 	struct assert_req ar;
+	struct auth_pin ap;
 	size_t nactive = 0;
 	int r, dev_err = ERR_OK;
 
-	auth_assert_req(req, &ar);
+	auth_assert_req(req, &ar, &ap);
 	if ((r = util_random(ar.cdh, sizeof(ar.cdh))) != ERR_OK ||
 	    (r = auth_begin_all(devs, ndevs, req, &ar, deadline, active,
 		 &nactive, &dev_err)) != ERR_OK)
@@ -136,8 +223,8 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		r = dev_err != ERR_OK ? dev_err : ERR_WRONG_KH;
 		goto fail;
 	}
-	if (req->cue != NULL)
-		req->cue(req->cue_arg);
+	if (auth_cue_at_once(devs, ndevs, active))
+		auth_cue(&op);
 	r = wait_run(devs, ndevs, active, auth_assert_step, &op, deadline,
 	    &res->dev_index, &res->wait);
 	auth_cancel_rest(devs, ndevs, active, r, res->dev_index);
@@ -145,6 +232,7 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		r = dev_err;
 fail:
 	util_wipe(&ar, sizeof(ar));
+	util_wipe(&ap, sizeof(ap));
 	return r;
 }
 
@@ -182,18 +270,21 @@ int
 auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
 {
-	struct auth_op op = {devs, lg, NULL, out};
+	struct auth_op op = {devs, lg, NULL, out, NULL, false};
 	int64_t deadline = util_now_ms() + ms;
+	struct reg_req rq = *req;
 	bool *active = NULL;
 	size_t i, nactive = 0;
+	struct auth_pin ap;
 	int r = ERR_NO_KEY;
 
 	if (ndevs == 0)
 		return ERR_NO_KEY;
 	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
 		return ERR_NOMEM;
+	rq.pin_cb = auth_pin_init(&ap, req->pin_cb);
 	for (i = 0; i < ndevs; i++) {
-		if ((r = dev_register_begin(devs[i], req)) == ERR_OK) {
+		if ((r = dev_register_begin(devs[i], &rq)) == ERR_OK) {
 			active[i] = true;
 			nactive++;
 		} else
@@ -206,5 +297,6 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 		auth_cancel_rest(devs, ndevs, active, r, *dev_index);
 	}
 	free(active);
+	util_wipe(&ap, sizeof(ap));
 	return r;
 }

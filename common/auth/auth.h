@@ -14,14 +14,22 @@
 struct auth_req {
 	const struct cred *creds;
 	size_t ncreds;
-	const char *origin; /* rp id for current-format credentials */
-	const char *appid;  /* rp id for CRED_APPID credentials */
-	bool presence;      /* require the presence flag */
-	bool nodetect;      /* skip the check-only probe */
-	int timeout_ms;     /* for the touch */
+	const char *origin;   /* rp id for current-format credentials */
+	const char *appid;    /* rp id for CRED_APPID credentials */
+	bool presence;        /* require the presence flag */
+	bool nodetect;        /* skip the check-only probe */
+	int userverification; /* -1 unset, 0, 1 (pam-u2f's arguments) */
+	int pinverification;
+	/* Asking the user for the PIN (asked at most once per auth_run,
+	 * only when a key needs it; wiped after) and telling them about
+	 * it. NULL: credentials that need a PIN cannot be used. */
+	const struct proto_pin *pin;
+	int timeout_ms; /* for the touch */
 	const struct log *log;
 	/* Called once, after the probe found a key holding a credential
-	 * and before waiting for the touch (the "cue"). May be NULL. */
+	 * and before waiting for the touch (the "cue"): at once when a U2F
+	 * key is asked, else when a CTAP2 key first says it waits for the
+	 * user's presence (KEEPALIVE UPNEEDED). May be NULL. */
 	void (*cue)(void *arg);
 	void *cue_arg;
 };

@@ -58,6 +58,21 @@ static const struct err_entry err_table[] = {
     {ERR_CONFIG, "ERR_CONFIG", "invalid configuration"},
     {ERR_NO_KEY, "ERR_NO_KEY", "no security key found"},
     {ERR_MISMATCH, "ERR_MISMATCH", "the answer is not for the challenge shown"},
+    {ERR_PIN_INVALID, "ERR_PIN_INVALID", "wrong PIN"},
+    {ERR_PIN_BLOCKED, "ERR_PIN_BLOCKED",
+	"PIN blocked: no tries left, the key must be reset"},
+    {ERR_PIN_AUTH_BLOCKED, "ERR_PIN_AUTH_BLOCKED",
+	"too many wrong PINs: remove and re-insert the key"},
+    {ERR_PIN_NOT_SET, "ERR_PIN_NOT_SET",
+	"the key has no PIN (set one with fido2-token -S)"},
+    {ERR_PIN_REQUIRED, "ERR_PIN_REQUIRED", "the key requires a PIN"},
+    {ERR_UV_BLOCKED, "ERR_UV_BLOCKED",
+	"built-in user verification blocked (use the PIN)"},
+    {ERR_UV_INVALID, "ERR_UV_INVALID", "built-in user verification failed"},
+    {ERR_EXCLUDED, "ERR_EXCLUDED", "the key already holds a credential"},
+    {ERR_DENIED, "ERR_DENIED", "the key refused the operation"},
+    {ERR_CTAP2, "ERR_CTAP2", "the key answered with an error status"},
+    {ERR_NO_UV, "ERR_NO_UV", "user verification flag not set"},
 };
 
 static const struct err_entry *

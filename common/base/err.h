@@ -43,7 +43,18 @@ enum {
 	ERR_CONFIG = -35,      /* bad argument or configuration value */
 	ERR_NO_KEY = -36,      /* no authenticator present */
 	ERR_MISMATCH = -37,    /* an answer is for another challenge */
-	ERR_LAST = -37
+	ERR_PIN_INVALID = -38, /* CTAP2 PIN_INVALID: wrong PIN */
+	ERR_PIN_BLOCKED = -39, /* PIN_BLOCKED: no tries left, reset needed */
+	ERR_PIN_AUTH_BLOCKED = -40, /* PIN_AUTH_BLOCKED: re-plug the key */
+	ERR_PIN_NOT_SET = -41,      /* PIN_NOT_SET */
+	ERR_PIN_REQUIRED = -42,     /* PUAT_REQUIRED: a PIN/UV token needed */
+	ERR_UV_BLOCKED = -43,       /* UV_BLOCKED: built-in UV blocked */
+	ERR_UV_INVALID = -44,       /* UV_INVALID: built-in UV failed */
+	ERR_EXCLUDED = -45, /* CREDENTIAL_EXCLUDED: the key is enrolled */
+	ERR_DENIED = -46,   /* OPERATION_DENIED, NOT_ALLOWED, permission */
+	ERR_CTAP2 = -47,    /* any other CTAP2 status (logged raw) */
+	ERR_NO_UV = -48,    /* user verification flag not set */
+	ERR_LAST = -48
 };
 
 /* Short upper-case name, e.g. "ERR_TIMEOUT"; never NULL. */

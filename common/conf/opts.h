@@ -99,9 +99,9 @@ X(NODETECT, "nodetect", BOOL, NONE, 0, 0, NULL, "false", CONF_FM, nodetect,    \
 X(USERPRESENCE, "userpresence", INT, NONE, -1, 1, NULL, "-1", CONF_FM,         \
     userpresence, "0: presence not required; 1 or -1: required")              \
 X(USERVERIFICATION, "userverification", INT, NONE, -1, 1, NULL, "-1",         \
-    CONF_FM, userverification, "1 needs FIDO2 (refused)")                     \
+    CONF_FM, userverification, "1: every credential needs built-in UV")     \
 X(PINVERIFICATION, "pinverification", INT, NONE, -1, 1, NULL, "-1", CONF_FM,  \
-    pinverification, "1 needs FIDO2 (refused)")                               \
+    pinverification, "1: every credential needs the PIN")                     \
 X(SSHFORMAT, "sshformat", BOOL, NONE, 0, 0, NULL, "false", CONF_FM,            \
     sshformat, "the mapping file is an OpenSSH sk key file")                  \
 X(TIMEOUT, "timeout", INT, NONE, CONF_TIMEOUT_MIN, CONF_TIMEOUT_MAX, NULL,     \

@@ -175,7 +175,8 @@ cert_key_alg(EVP_PKEY *pkey, int alg, const char **md)
 		*md = NULL;
 		return EVP_PKEY_is_a(pkey, "ED25519") ? ERR_OK : ERR_VERIFY;
 	case COSE_RS256:
-		if (!EVP_PKEY_is_a(pkey, "RSA") || EVP_PKEY_get_bits(pkey) < 2048)
+		if (!EVP_PKEY_is_a(pkey, "RSA") ||
+		    EVP_PKEY_get_bits(pkey) < 2048)
 			return ERR_VERIFY;
 		return ERR_OK;
 	default:
@@ -239,14 +240,15 @@ cert_aaguid(X509 *x, const uint8_t aaguid[AAGUID_LEN])
 		goto fail;
 	}
 	if (X509_get_ext_by_OBJ(x, oid, i) >= 0 ||
-	    (ext = X509_get_ext(x, i)) == NULL || X509_EXTENSION_get_critical(ext))
+	    (ext = X509_get_ext(x, i)) == NULL ||
+	    X509_EXTENSION_get_critical(ext))
 		goto fail;
 	if ((data = X509_EXTENSION_get_data(ext)) == NULL)
 		goto fail;
 	p = ASN1_STRING_get0_data(data);
 	os = d2i_ASN1_OCTET_STRING(NULL, &p, ASN1_STRING_length(data));
-	if (os == NULL || p != ASN1_STRING_get0_data(data) +
-		ASN1_STRING_length(data))
+	if (os == NULL ||
+	    p != ASN1_STRING_get0_data(data) + ASN1_STRING_length(data))
 		goto fail;
 	if (ASN1_STRING_length(os) == AAGUID_LEN &&
 	    memcmp(ASN1_STRING_get0_data(os), aaguid, AAGUID_LEN) == 0)

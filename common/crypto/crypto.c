@@ -234,8 +234,8 @@ crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65])
 }
 
 int
-crypto_pkey_verify(EVP_PKEY *pkey, const char *md, const uint8_t *msg, size_t msg_len,
-    const uint8_t *sig, size_t sig_len)
+crypto_pkey_verify(EVP_PKEY *pkey, const char *md, const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len)
 {
 	EVP_MD_CTX *mctx = NULL;
 	int r = ERR_CRYPTO, ok;
@@ -246,8 +246,8 @@ crypto_pkey_verify(EVP_PKEY *pkey, const char *md, const uint8_t *msg, size_t ms
 	}
 	if ((mctx = EVP_MD_CTX_new()) == NULL)
 		goto fail;
-	if (EVP_DigestVerifyInit_ex(
-		mctx, NULL, md, NULL, NULL, pkey, NULL) != 1)
+	if (EVP_DigestVerifyInit_ex(mctx, NULL, md, NULL, NULL, pkey, NULL) !=
+	    1)
 		goto fail;
 	ok = EVP_DigestVerify(mctx, sig, sig_len, msg, msg_len);
 	r = ok == 1 ? ERR_OK : ERR_VERIFY;

@@ -227,8 +227,8 @@ p256_from_priv(const uint8_t priv[32], EVP_PKEY **out)
 		goto fail;
 	r = ERR_CRYPTO;
 	if ((bld = OSSL_PARAM_BLD_new()) == NULL ||
-	    OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME,
-		SN_X9_62_prime256v1, 0) != 1 ||
+	    OSSL_PARAM_BLD_push_utf8_string(
+		bld, OSSL_PKEY_PARAM_GROUP_NAME, SN_X9_62_prime256v1, 0) != 1 ||
 	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, d) != 1 ||
 	    OSSL_PARAM_BLD_push_octet_string(
 		bld, OSSL_PKEY_PARAM_PUB_KEY, pub, sizeof(pub)) != 1 ||
@@ -402,8 +402,7 @@ pin_auth_shared(const struct pin_shared *s, const uint8_t *msg, size_t len,
 
 int
 pin_auth_token(int proto, const uint8_t *token, size_t token_len,
-    const uint8_t *msg, size_t len, uint8_t out[PIN_AUTH_MAX],
-    size_t *out_len)
+    const uint8_t *msg, size_t len, uint8_t out[PIN_AUTH_MAX], size_t *out_len)
 {
 	if (token == NULL)
 		return ERR_INVAL;

@@ -15,8 +15,10 @@ struct dev {
 	struct proto_ctx ctx;
 };
 
-/* The protocols we speak, in the order they are tried. */
-static const struct proto *const dev_protos[] = {&proto_u2f};
+/* The protocols we speak, in the order they are tried: a key that
+ * offers CTAP2 is used through CTAP2; one that claims CBOR but fails
+ * GetInfo falls back to U2F (as libfido2 does). */
+static const struct proto *const dev_protos[] = {&proto_ctap2, &proto_u2f};
 
 int
 dev_discover(struct xport_info **list, size_t *n)
@@ -55,14 +57,15 @@ dev_pick_proto(struct dev *d, int ms)
 	int r = ERR_UNSUPPORTED;
 
 	for (i = 0; i < sizeof(dev_protos) / sizeof(dev_protos[0]); i++) {
-		r = dev_protos[i]->detect(
-		    d->x, d->ctx.log, util_ms_left(deadline));
-		if (r != ERR_OK)
-			continue;
 		if ((r = dev_protos[i]->state_new(&d->ctx.st)) != ERR_OK)
 			return r;
-		d->proto = dev_protos[i];
-		return ERR_OK;
+		r = dev_protos[i]->detect(&d->ctx, util_ms_left(deadline));
+		if (r == ERR_OK) {
+			d->proto = dev_protos[i];
+			return ERR_OK;
+		}
+		dev_protos[i]->state_free(d->ctx.st);
+		d->ctx.st = NULL;
 	}
 	return r;
 }

@@ -48,8 +48,8 @@ log_unknown_fmt(const struct log *lg, const char *fmt, size_t len)
 		if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
 			shown[n++] = (char)c;
 		else
-			n += (size_t)snprintf(shown + n, sizeof(shown) - n,
-			    "\\x%02x", c);
+			n += (size_t)snprintf(
+			    shown + n, sizeof(shown) - n, "\\x%02x", c);
 	}
 	if (len > FMT_SHOW_MAX)
 		shown[n++] = '.', shown[n++] = '.', shown[n++] = '.';
@@ -96,8 +96,8 @@ read_stmt(const uint8_t *p, size_t len, struct stmt *s)
 /* The x5c array: at least one certificate, each a byte string;
  * *leaf = the first. (cbor_check bounded the count.) */
 static int
-x5c_leaf(const struct stmt *s, size_t *count, const uint8_t **leaf,
-    size_t *leaf_len)
+x5c_leaf(
+    const struct stmt *s, size_t *count, const uint8_t **leaf, size_t *leaf_len)
 {
 	const uint8_t *c;
 	struct cbor_rd r;
@@ -159,8 +159,9 @@ verify_packed(const struct stmt *s, const uint8_t *msg, size_t msg_len,
 		return ERR_PARSE;
 	if (s->x5c_raw == NULL) {
 		if (s->alg != ad->type) {
-			log_msg(lg, "attest_verify: packed self attestation "
-				    "with algorithm %lld, the key is %d",
+			log_msg(lg,
+			    "attest_verify: packed self attestation "
+			    "with algorithm %lld, the key is %d",
 			    (long long)s->alg, ad->type);
 			return ERR_VERIFY;
 		}
@@ -174,8 +175,9 @@ verify_packed(const struct stmt *s, const uint8_t *msg, size_t msg_len,
 	if (rc != ERR_OK)
 		return rc;
 	if (crypto_packed_cert_ok(*leaf, *leaf_len, ad->aaguid) != ERR_OK) {
-		log_msg(lg, "attest_verify: packed attestation certificate "
-			    "fails WebAuthn 8.2.1 (version, CA, aaguid)");
+		log_msg(lg,
+		    "attest_verify: packed attestation certificate "
+		    "fails WebAuthn 8.2.1 (version, CA, aaguid)");
 		return ERR_VERIFY;
 	}
 	return ERR_OK;
@@ -198,14 +200,14 @@ verify_fido_u2f(const struct stmt *s, const struct authdata *ad,
 		return ERR_PARSE;
 	if (ad->type != COSE_ES256 || ad->pk_len != 65)
 		return ERR_VERIFY;
-	return as_verify(crypto_verify_u2f_register(*leaf, *leaf_len,
-	    ad->rpid_hash, cdh, ad->cred_id, ad->cred_id_len, ad->pk, s->sig,
-	    s->sig_len));
+	return as_verify(
+	    crypto_verify_u2f_register(*leaf, *leaf_len, ad->rpid_hash, cdh,
+		ad->cred_id, ad->cred_id_len, ad->pk, s->sig, s->sig_len));
 }
 
 static int
-copy_cert(const uint8_t *leaf, size_t leaf_len, uint8_t **cert,
-    size_t *cert_len)
+copy_cert(
+    const uint8_t *leaf, size_t leaf_len, uint8_t **cert, size_t *cert_len)
 {
 	if (leaf == NULL)
 		return ERR_OK;

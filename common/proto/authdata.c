@@ -31,8 +31,7 @@ next_item(const uint8_t *p, size_t len, size_t *pos, const uint8_t **item,
 
 /* attestedCredentialData at p[*pos..len): aaguid, credential id, key. */
 static int
-parse_attested(
-    const uint8_t *p, size_t len, size_t *pos, struct authdata *out)
+parse_attested(const uint8_t *p, size_t len, size_t *pos, struct authdata *out)
 {
 	const uint8_t *key;
 	struct cbor_rd r;
@@ -78,8 +77,8 @@ parse_ext(const uint8_t *p, size_t len, size_t *pos, struct authdata *out)
 }
 
 int
-authdata_parse(const uint8_t *p, size_t len, bool want_attested,
-    struct authdata *out)
+authdata_parse(
+    const uint8_t *p, size_t len, bool want_attested, struct authdata *out)
 {
 	size_t pos = FIXED_LEN;
 	int rc;
@@ -95,10 +94,10 @@ authdata_parse(const uint8_t *p, size_t len, bool want_attested,
 	    (uint32_t)p[35] << 8 | p[36];
 	if (((out->flags & AUTHDATA_AT) != 0) != want_attested)
 		goto bad;
-	if (want_attested &&
-	    (rc = parse_attested(p, len, &pos, out)) != ERR_OK)
+	if (want_attested && (rc = parse_attested(p, len, &pos, out)) != ERR_OK)
 		goto fail;
-	if ((out->flags & AUTHDATA_ED) && parse_ext(p, len, &pos, out) != ERR_OK)
+	if ((out->flags & AUTHDATA_ED) &&
+	    parse_ext(p, len, &pos, out) != ERR_OK)
 		goto bad;
 	if (pos != len)
 		goto bad; /* bytes that no flag announced */

@@ -28,8 +28,14 @@ struct cose_fields {
 	size_t n1, n2, n3;
 };
 
-enum { SEEN_KTY = 1, SEEN_ALG = 2, SEEN_CRV = 4, SEEN_P1 = 8, SEEN_P2 = 16,
-	SEEN_P3 = 32 };
+enum {
+	SEEN_KTY = 1,
+	SEEN_ALG = 2,
+	SEEN_CRV = 4,
+	SEEN_P1 = 8,
+	SEEN_P2 = 16,
+	SEEN_P3 = 32
+};
 
 /* The bit of label k in seen, for a value of type t; 0: not used. */
 static unsigned
@@ -156,8 +162,8 @@ raw_key(const struct cose_fields *f, int *type, uint8_t *tmp, size_t *len)
 }
 
 int
-cose_key_read(struct cbor_rd *r, int *type, uint8_t pk[COSESIG_PK_MAX],
-    size_t *pk_len)
+cose_key_read(
+    struct cbor_rd *r, int *type, uint8_t pk[COSESIG_PK_MAX], size_t *pk_len)
 {
 	uint8_t tmp[COSESIG_PK_MAX];
 	struct cose_fields f;
@@ -188,8 +194,7 @@ put_head(struct cbor_wr *w, size_t n, int kty, int alg)
 }
 
 int
-cose_key_write(
-    struct cbor_wr *w, int type, const uint8_t *pk, size_t pk_len)
+cose_key_write(struct cbor_wr *w, int type, const uint8_t *pk, size_t pk_len)
 {
 	if (w == NULL || pk == NULL)
 		return ERR_INVAL;

@@ -38,16 +38,31 @@ int
 proto_cred_supported(const struct cred *c, const char **why)
 {
 	*why = NULL;
-	if (c->flags & CRED_PIN)
-		*why = "+pin";
-	else if (c->flags & CRED_VERIFICATION)
-		*why = "+verification";
-	else if (c->flags & CRED_RESIDENT)
+	if (c->flags & CRED_RESIDENT)
 		*why = "a resident credential";
-	else if (c->type != COSE_ES256)
-		*why = cred_type_name(c->type) != NULL ? cred_type_name(c->type)
-						       : "an unknown key type";
+	else if (cred_type_name(c->type) == NULL)
+		*why = "an unknown key type";
 	return *why == NULL ? ERR_OK : ERR_UNSUPPORTED;
+}
+
+/* -1 unset, 0, 1 from a module argument, with the credential's flag
+ * winning over 0 (pam-u2f's parse_opts). */
+static int
+proto_opt(int arg, bool flag)
+{
+	if (arg == 1 || flag)
+		return 1;
+	return arg == 0 ? 0 : -1;
+}
+
+void
+proto_cred_opts(
+    const struct assert_req *req, const struct cred *c, struct cred_opts *o)
+{
+	o->up = req->presence || (c->flags & CRED_PRESENCE) ? 1 : 0;
+	o->uv = proto_opt(req->userverification,
+	    (c->flags & CRED_VERIFICATION) != 0 || req->uv);
+	o->pin = proto_opt(req->pinverification, (c->flags & CRED_PIN) != 0);
 }
 
 static int

@@ -35,6 +35,17 @@ struct proto_user {
 	const char *display_name;
 };
 
+/* Asking the user for a PIN, and telling them things about it (wrong
+ * PIN, tries left), for the protocol that needs one. get fills pin (NUL
+ * terminated, at most cap - 1 bytes) and returns ERR_OK, or an error
+ * (ERR_CANCELLED: the user gave none); dev names the key. The caller asks
+ * the user at most once per transaction and wipes the PIN after it. */
+struct proto_pin {
+	int (*get)(void *arg, const char *dev, char *pin, size_t cap);
+	void (*tell)(void *arg, const char *msg);
+	void *arg;
+};
+
 /* Registration request: rp_id is the origin string ("pam://host"). */
 struct reg_req {
 	const char *rp_id;
@@ -48,6 +59,9 @@ struct reg_req {
 	struct proto_user user;
 	const struct cred *exclude; /* credentials the key must not hold */
 	size_t nexclude;
+	const char *rp_name; /* CTAP2 rp.name (pamu2fcfg -i); NULL: rp_id */
+	bool pin;            /* verify with the PIN (pamu2fcfg -N) */
+	const struct proto_pin *pin_cb; /* NULL: no PIN can be asked for */
 };
 
 /* A registration whose attestation signature has been verified. */
@@ -68,13 +82,29 @@ struct assert_req {
 	uint8_t cdh[PROTO_CDH_LEN];
 	const struct cred *allow; /* empty: resident credentials (CTAP2) */
 	size_t nallow;
-	bool presence; /* require the presence flag */
-	bool uv;       /* require user verification */
+	bool presence; /* require the presence flag (userpresence != 0;
+			* a credential's +presence requires it anyway) */
+	bool uv;       /* require user verification of every credential */
 	bool probe;    /* find the credentials the key holds first (no
 			* touch); else ask for each in turn */
 	const uint8_t *pin_token;
 	size_t pin_token_len;
+	/* pam-u2f's userverification= and pinverification=: -1 unset, 0, 1
+	 * (a credential's +verification / +pin win over 0). */
+	int userverification;
+	int pinverification;
+	const struct proto_pin *pin_cb; /* NULL: no PIN can be asked for */
 };
+
+/* What one credential asks of a key under a request (pam-u2f's
+ * parse_opts): up 1 = presence required (the request's presence or the
+ * credential's +presence), 0 = not required (up:false is sent); uv and
+ * pin -1 unset, 0 or 1. */
+struct cred_opts {
+	int up, uv, pin;
+};
+void proto_cred_opts(
+    const struct assert_req *req, const struct cred *c, struct cred_opts *o);
 
 /* A verified assertion. assertion_clear frees the owned buffers (the
  * scalar fields stay). */
@@ -105,9 +135,10 @@ struct proto_ctx {
 
 struct proto {
 	const char *name; /* "u2f" */
-	/* Does the device behind x speak it? ERR_OK yes. */
-	int (*detect)(struct xport *x, const struct log *lg, int ms);
 	int (*state_new)(void **st);
+	/* Does the device behind c->x speak it? ERR_OK yes (c->st is a
+	 * fresh state, which may keep what detection learnt). */
+	int (*detect)(struct proto_ctx *c, int ms);
 	void (*state_free)(void *st);
 	int (*reg_begin)(struct proto_ctx *c, const struct reg_req *req);
 	int (*reg_step)(struct proto_ctx *c, struct reg_result *out);
@@ -132,6 +163,7 @@ struct proto {
 };
 
 extern const struct proto proto_u2f;
+extern const struct proto proto_ctap2;
 
 /* Can some protocol we speak use this credential? ERR_OK, or
  * ERR_UNSUPPORTED with *why naming what it needs ("+pin", "eddsa", ...):

@@ -34,8 +34,8 @@ struct u2f_st {
 	const struct cred *allow; /* borrowed from the request */
 	size_t *cand;             /* allow-list entries the key holds */
 	size_t ncand;
-	size_t next; /* the one being asked for */
-	bool presence;
+	size_t next;    /* the one being asked for */
+	bool presence;  /* the request's (a credential's +presence adds) */
 	bool walk;      /* no probe: a "not mine" moves to the next */
 	bool in_flight; /* a request is out, its reply not read */
 	bool touch;     /* the last answer was "touch needed" */
@@ -44,15 +44,23 @@ struct u2f_st {
 	int64_t alive_at; /* last keepalive for the request in flight */
 };
 
+/* Can U2F ask for this credential under req? Not for what needs user
+ * verification or a PIN, or another key type than ES256. */
 static int
-u2f_cred_usable(const struct cred *c)
+u2f_cred_usable(const struct assert_req *req, const struct cred *c)
 {
+	struct cred_opts o;
 	const char *why;
 
-	if (proto_cred_supported(c, &why) != ERR_OK || c->kh == NULL ||
-	    c->kh_len == 0 || c->kh_len > U2F_KH_MAX ||
+	if (proto_cred_supported(c, &why) != ERR_OK || c->type != COSE_ES256 ||
+	    c->kh == NULL || c->kh_len == 0 || c->kh_len > U2F_KH_MAX ||
 	    c->pk_len != U2F_POINT_LEN)
 		return ERR_UNSUPPORTED;
+	if (req != NULL) {
+		proto_cred_opts(req, c, &o);
+		if (o.uv == 1 || o.pin == 1)
+			return ERR_UNSUPPORTED;
+	}
 	return ERR_OK;
 }
 
@@ -106,6 +114,13 @@ u2f_current(const struct u2f_st *st)
 	return &st->allow[st->cand[st->next]];
 }
 
+/* Is presence required for the credential asked for? */
+static bool
+u2f_presence(const struct u2f_st *st)
+{
+	return st->presence || (u2f_current(st)->flags & CRED_PRESENCE);
+}
+
 static int
 u2f_send_op(struct proto_ctx *c)
 {
@@ -117,7 +132,7 @@ u2f_send_op(struct proto_ctx *c)
 
 	if (st->op == U2F_OP_ASSERT) {
 		r = u2f_auth_apdu(
-		    st->presence ? U2F_AUTH_ENFORCE : U2F_AUTH_NO_PRESENCE,
+		    u2f_presence(st) ? U2F_AUTH_ENFORCE : U2F_AUTH_NO_PRESENCE,
 		    st->chal, st->app, u2f_current(st), apdu, &len);
 	} else {
 		memcpy(data, st->chal, U2F_PARAM_LEN);
@@ -220,8 +235,10 @@ u2f_step(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body)
 }
 
 static int
-u2f_detect(struct xport *x, const struct log *lg, int ms)
+u2f_detect(struct proto_ctx *c, int ms)
 {
+	struct xport *x = c->x;
+	const struct log *lg = c->log;
 	uint8_t apdu[U2F_APDU_MAX], reply[U2F_VERSION_REPLY_MAX];
 	int64_t deadline = util_now_ms() + ms;
 	size_t len = 0, body;
@@ -291,7 +308,7 @@ u2f_reg_begin(struct proto_ctx *c, const struct reg_req *req)
 {
 	int r;
 
-	if (req->type != COSE_ES256 || req->resident || req->uv ||
+	if (req->type != COSE_ES256 || req->resident || req->uv || req->pin ||
 	    req->pin_token != NULL)
 		return ERR_UNSUPPORTED;
 	if ((r = u2f_begin(c, U2F_OP_REGISTER, req->rp_id, req->cdh)) != ERR_OK)
@@ -364,7 +381,7 @@ u2f_probe(
 	size_t len, body;
 	int r;
 
-	if ((r = u2f_cred_usable(cred)) != ERR_OK)
+	if ((r = u2f_cred_usable(NULL, cred)) != ERR_OK)
 		return r;
 	if ((r = crypto_sha256(rp_id, strlen(rp_id), app)) != ERR_OK ||
 	    (r = util_random(chal, sizeof(chal))) != ERR_OK)
@@ -404,6 +421,12 @@ u2f_candidates(
 	if ((st->cand = calloc(req->nallow, sizeof(size_t))) == NULL)
 		return ERR_NOMEM;
 	for (i = 0; i < req->nallow; i++) {
+		if (u2f_cred_usable(req, &req->allow[i]) != ERR_OK) {
+			log_msg(c->log,
+			    "%s: %s: credential %zu needs FIDO2: skipped",
+			    __func__, xport_path(c->x), i + 1);
+			continue;
+		}
 		if (!req->probe) {
 			st->cand[st->ncand++] = i;
 			continue;
@@ -441,11 +464,19 @@ u2f_assert_begin(
 	size_t i;
 	int r;
 
-	if (req->nallow == 0 || req->uv || req->pin_token != NULL)
+	if (req->nallow == 0 || req->pin_token != NULL)
 		return ERR_UNSUPPORTED;
 	for (i = 0; i < req->nallow; i++)
-		if ((r = u2f_cred_usable(&req->allow[i])) != ERR_OK)
-			return r;
+		if (u2f_cred_usable(req, &req->allow[i]) == ERR_OK)
+			break;
+	if (i == req->nallow) {
+		log_msg(c->log,
+		    "%s: %s: a U2F key cannot meet what the "
+		    "credentials ask (+pin, +verification, or another key "
+		    "type than es256)",
+		    __func__, xport_path(c->x));
+		return ERR_UNSUPPORTED;
+	}
 	if ((r = u2f_begin(c, U2F_OP_ASSERT, req->rp_id, req->cdh)) != ERR_OK)
 		goto fail;
 	r = crypto_sha256(req->appid != NULL ? req->appid : req->rp_id,
@@ -493,9 +524,9 @@ u2f_assertion(
 	ad[35] = (uint8_t)(a->counter >> 8);
 	ad[36] = (uint8_t)a->counter;
 	as.cred_index = st->cand[st->next];
-	if ((r = proto_check_assertion(cred, st->app, st->chal, st->presence,
-		 ad, sizeof(ad), a->sig, a->sig_len, &as.flags, &as.counter)) !=
-		ERR_OK ||
+	if ((r = proto_check_assertion(cred, st->app, st->chal,
+		 u2f_presence(st), ad, sizeof(ad), a->sig, a->sig_len,
+		 &as.flags, &as.counter)) != ERR_OK ||
 	    (r = u2f_dup(ad, sizeof(ad), &as.authdata, &as.authdata_len)) !=
 		ERR_OK ||
 	    (r = u2f_dup(a->sig, a->sig_len, &as.sig, &as.sig_len)) != ERR_OK ||

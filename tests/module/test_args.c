@@ -110,8 +110,8 @@ test_refused(void)
 	    "max_devices=x",
 	    "userpresence=2",
 	    "userpresence=",
-	    "userverification=1",
-	    "pinverification=1",
+	    "userverification=2",
+	    "pinverification=-2",
 	    "origin=",
 	    "appid=",
 	    "authfile=",
@@ -145,8 +145,11 @@ test_refused(void)
 	T_EQ_ERR(PARSE(&o, &s, "bogus"), ERR_CONFIG);
 	T_TRUE(strstr(s.text, "\"bogus\"") != NULL);
 	args_free(&o);
-	T_EQ_ERR(PARSE(&o, &s, "userverification=1"), ERR_CONFIG);
-	T_TRUE(strstr(s.text, "not supported yet") != NULL);
+	T_EQ_ERR(PARSE(&o, &s, "userverification=1"), ERR_OK);
+	T_EQ_INT(o.userverification, 1);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "pinverification=1"), ERR_OK);
+	T_EQ_INT(o.pinverification, 1);
 	args_free(&o);
 	/* Not a configuration file: refused with its name and line. */
 	T_EQ_ERR(PARSE(&o, &s, "conf=/etc/passwd"), ERR_CONFIG);

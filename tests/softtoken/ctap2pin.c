@@ -385,7 +385,7 @@ ctap2_client_pin(struct token *t, int64_t now, enum token_mode mode,
 	case SUB_TOKEN_PIN:
 		if (!v21)
 			return ST_INVALID_SUBCOMMAND;
-		/* FALLTHROUGH */
+		return with_shared(t, now, mode, q, (unsigned)sub, w);
 	case SUB_SET_PIN:
 	case SUB_CHANGE_PIN:
 	case SUB_GET_TOKEN:

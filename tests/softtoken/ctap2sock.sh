@@ -26,7 +26,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 
-echo "1..12"
+echo "1..13"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ctap2sock.XXXXXX") || exit 1
 pids=
 cleanup() {
@@ -165,6 +165,14 @@ ok $bad "bad CTAP2 usage exits 2 with a message"
 "$ST" --socket "$dir/sockx" --ctap2 2.1 --always-uv --u2f on 2>&1 |
     grep -q "always-uv means U2F is off"
 ok $? "--always-uv with --u2f on is refused by name"
+
+bad=0
+for f in cbor-garbage cbor-noncanonical cbor-wrong-status uv-lie uv-skip \
+    cbor-oversized endless-processing getinfo-garbage; do
+	"$ST" --fault "$f" --help >"$dir/usage" 2>&1 &&
+	    grep -q " $f" "$dir/usage" || bad=1
+done
+ok $bad "the CTAP2 fault names parse and are listed in the usage"
 
 if [ $fails -ne 0 ]; then
 	sed 's/^/# /' "$dir/py" "$dir/py2" "$dir/py3" "$dir/err" 2>/dev/null

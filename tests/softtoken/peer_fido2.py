@@ -643,10 +643,8 @@ FAULT_SCENARIOS = [
      uv_fault("uv-skip")),
 ] + [("f-" + f, ["--ctap2", "2.1", "--fault", f], fault(f)) for f in (
     "cbor-garbage", "cbor-noncanonical", "cbor-wrong-status",
-    "cbor-oversized", "endless-processing")]
-# The token does not name its CTAP2 faults yet: FAULT_SCENARIOS join
-# when it does.
-SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS
+    "cbor-oversized", "endless-processing", "getinfo-garbage")]
+SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS + FAULT_SCENARIOS
 
 
 def main():

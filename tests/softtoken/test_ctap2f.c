@@ -344,6 +344,27 @@ test_reply_faults(void)
 }
 
 static void
+test_getinfo_garbage(void)
+{
+	struct token_config c;
+	struct ch_info in;
+	const uint8_t *body;
+	struct ch h;
+	size_t n;
+
+	ch_config(&c);
+	c.faults = FAULT_GETINFO_GARBAGE;
+	h_init(&h, TOKEN_CTAP2_21, &c);
+	T_EQ_INT(ch_get_info(&h, &in), -1);
+	T_EQ_INT(h.rep[0], 0);
+	body = ch_body(&h, &n);
+	T_TRUE(n > 10);
+	T_EQ_ERR(cbor_check(body, n), ERR_PARSE);
+	T_EQ_INT(ch_call(&h, 0x0B, NULL, 0), 0); /* the rest works */
+	token_free(&h.t);
+}
+
+static void
 test_uv_skip(void)
 {
 	struct token_config c;
@@ -396,4 +417,5 @@ test_endless_processing(void)
 
 TEST_MAIN(TEST(test_builtin_uv), TEST(test_always_uv), TEST(test_puat_required),
     TEST(test_presence), TEST(test_request_errors), TEST(test_reset_and_log),
-    TEST(test_reply_faults), TEST(test_uv_skip), TEST(test_endless_processing))
+    TEST(test_reply_faults), TEST(test_uv_skip), TEST(test_endless_processing),
+    TEST(test_getinfo_garbage))

@@ -34,7 +34,9 @@ static const char *const fault_names[] = {"wrong-cid", "short-init",
     "bcnt-too-large", "seq-out-of-order", "missing-continuation",
     "endless-keepalive", "error-frames", "burst", "vanish", "garbage-reply",
     "bad-signature", "wrong-signature", "presence-flag-clear",
-    "counter-backwards", NULL};
+    "counter-backwards", "cbor-garbage", "cbor-noncanonical",
+    "cbor-wrong-status", "uv-lie", "uv-skip", "cbor-oversized",
+    "endless-processing", "getinfo-garbage", NULL};
 
 const char *const *
 token_fault_names(void)

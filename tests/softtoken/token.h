@@ -50,7 +50,8 @@ enum token_fault {
 	FAULT_UV_LIE = 1u << 17,
 	FAULT_UV_SKIP = 1u << 18,
 	FAULT_CBOR_OVERSIZED = 1u << 19,
-	FAULT_ENDLESS_PROCESSING = 1u << 20
+	FAULT_ENDLESS_PROCESSING = 1u << 20,
+	FAULT_GETINFO_GARBAGE = 1u << 21
 };
 
 /* --ctap2: which CTAP2 the token speaks (OFF: U2F only). */

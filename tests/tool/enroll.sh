@@ -51,16 +51,25 @@ ok $? "-v shows the attestation subject and the device on stderr"
 run $DEV -t es256 -u alice
 expect 0 "-t es256 (any case) is accepted"
 
-for opt in "-t EDDSA" "-t eddsa" "-t RS256" "-t FOO" -r --resident -N \
-    --pin-verification -V --user-verification --bogus "--timeout x" \
+for opt in "-t FOO" -r --resident --bogus "--timeout x" \
     "--remove 0" "--add --list" "-n --add" "extra"; do
 	run $DEV -u alice $opt
 	[ "$RC" -eq 2 ] && [ ! -s "$WORK/out" ]
 	ok $? "'$opt' is a usage error (exit 2, stdout empty)"
 done
 run -r
-grep -q 'needs FIDO2 support, not available yet' "$WORK/err"
-ok $? "-r explains that FIDO2 support is missing"
+grep -q 'resident credentials) is not supported yet' "$WORK/err"
+ok $? "-r explains that resident credentials are not supported yet"
+
+# What only a FIDO2 key can do, asked of this U2F-only key: refused
+# with a message, nothing printed (tests/tool/ctap2.sh: the FIDO2 token).
+for opt in "-t EDDSA" "-t eddsa" "-t RS256" -N --pin-verification -V \
+    --user-verification; do
+	run $DEV -u alice $opt
+	[ "$RC" -eq 1 ] && [ ! -s "$WORK/out" ] &&
+	    grep -q 'cannot do what was asked' "$WORK/err"
+	ok $? "'$opt' on a U2F-only key is refused (exit 1, stdout empty)"
+done
 
 run --help
 expect 0 "--help exits 0"

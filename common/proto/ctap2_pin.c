@@ -1,0 +1,253 @@
+/* A PIN/UV auth token for the request being asked (CTAP 2.1 6.5):
+ * getKeyAgreement, then getPinToken (0x05, 2.0 keys),
+ * getPinUvAuthTokenUsingPinWithPermissions (0x09) or
+ * getPinUvAuthTokenUsingUvWithPermissions (0x06) where GetInfo lists
+ * pinUvAuthToken. The PIN is asked for through the caller's callback,
+ * used once for pinHashEnc and wiped; it is never logged. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "crypto/crypto.h"
+#include "ctap2_st.h"
+
+#define C2_PIN_MIN 4 /* code points; we count bytes, the key counts too */
+
+static const char *
+c2_rp(const struct c2_st *st)
+{
+	const struct cred *cr;
+
+	if (st->op == C2_OP_REGISTER)
+		return st->rreq->rp_id;
+	cr = &st->areq->allow[st->cand[st->next]];
+	if ((cr->flags & CRED_APPID) && st->areq->appid != NULL)
+		return st->areq->appid;
+	return st->areq->rp_id;
+}
+
+static int
+c2_pick_pin_proto(const struct ctap2_info *in)
+{
+	return in->npin_protos > 0 ? in->pin_protos[0] : 1;
+}
+
+int
+c2_pin_begin(struct proto_ctx *c)
+{
+	struct c2_st *st = c->st;
+	struct ctap2_cp cp;
+	int r;
+
+	memset(&cp, 0, sizeof(cp));
+	st->pin_proto = c2_pick_pin_proto(&st->info);
+	cp.proto = st->pin_proto;
+	cp.sub = CTAP2_PIN_GET_KA;
+	if ((r = ctap2_build_cp(&cp, st->msg, &st->msg_len)) != ERR_OK)
+		return r;
+	st->phase = C2_PH_KA;
+	return c2_send(c);
+}
+
+/* pinHashEnc = encrypt(shared, LEFT(SHA-256(PIN), 16)) of a PIN asked
+ * for now. */
+static int
+c2_pin_hash_enc(struct proto_ctx *c, uint8_t *out, size_t cap, size_t *len)
+{
+	struct c2_st *st = c->st;
+	uint8_t hash[CRYPTO_SHA256_LEN];
+	char pin[CTAP2_PIN_MAX + 2];
+	size_t n;
+	int r;
+
+	if (st->pin_cb == NULL || st->pin_cb->get == NULL)
+		return ERR_PIN_REQUIRED;
+	memset(pin, 0, sizeof(pin));
+	if ((r = st->pin_cb->get(st->pin_cb->arg, xport_path(c->x), pin,
+		 sizeof(pin))) != ERR_OK)
+		goto out;
+	n = strnlen(pin, sizeof(pin));
+	if (n < C2_PIN_MIN || n > CTAP2_PIN_MAX) {
+		if (st->pin_cb->tell != NULL)
+			st->pin_cb->tell(
+			    st->pin_cb->arg, "A PIN has 4 to 63 characters.");
+		r = ERR_PIN_INVALID;
+		goto out;
+	}
+	if ((r = crypto_sha256(pin, n, hash)) == ERR_OK)
+		r = pin_encrypt(&st->shared, hash, 16, out, cap, len);
+out:
+	util_wipe(pin, sizeof(pin));
+	util_wipe(hash, sizeof(hash));
+	return r;
+}
+
+/* The token request, after key agreement. */
+static int
+c2_send_token_req(struct proto_ctx *c, const uint8_t x[32], const uint8_t y[32])
+{
+	struct c2_st *st = c->st;
+	uint8_t enc[16 + 16];
+	struct ctap2_cp cp;
+	bool perms = ctap2_info_opt(&st->info, CTAP2_OPT_PIN_UV_TOKEN) == 1;
+	size_t len = 0;
+	int r;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.proto = st->pin_proto;
+	cp.ka_x = x;
+	cp.ka_y = y;
+	if (st->how == C2_HOW_PIN) {
+		if ((r = c2_pin_hash_enc(c, enc, sizeof(enc), &len)) != ERR_OK)
+			return r;
+		cp.pin_hash_enc = enc;
+		cp.pin_hash_enc_len = len;
+		cp.sub = perms ? CTAP2_PIN_GET_TOKEN_PIN : CTAP2_PIN_GET_TOKEN;
+	} else {
+		cp.sub = CTAP2_PIN_GET_TOKEN_UV;
+		perms = true;
+	}
+	if (perms) {
+		cp.perms =
+		    st->op == C2_OP_REGISTER ? CTAP2_PERM_MC : CTAP2_PERM_GA;
+		cp.rp_id = c2_rp(st);
+	}
+	st->token_rp = c2_rp(st);
+	r = ctap2_build_cp(&cp, st->msg, &st->msg_len);
+	util_wipe(enc, sizeof(enc));
+	if (r != ERR_OK)
+		return r;
+	st->phase = C2_PH_TOKEN;
+	r = c2_send(c);
+	util_wipe(st->msg, CTAP2_MSG_MAX); /* it held pinHashEnc */
+	return r;
+}
+
+static int
+c2_ka_reply(struct proto_ctx *c, const uint8_t *body, size_t len)
+{
+	struct c2_st *st = c->st;
+	struct ctap2_cp_reply rep;
+	uint8_t x[32], y[32];
+	int r;
+
+	if ((r = ctap2_parse_cp(body, len, &rep)) != ERR_OK || !rep.has_ka) {
+		log_msg(c->log, "%s: %s: bad keyAgreement reply", __func__,
+		    xport_path(c->x));
+		return ERR_PROTO;
+	}
+	if ((r = pin_agree(st->pin_proto, rep.ka_x, rep.ka_y, x, y,
+		 &st->shared)) != ERR_OK)
+		return r == ERR_PARSE ? ERR_PROTO : r;
+	return c2_pending(c2_send_token_req(c, x, y));
+}
+
+static int
+c2_token_reply(struct proto_ctx *c, const uint8_t *body, size_t len)
+{
+	struct c2_st *st = c->st;
+	struct ctap2_cp_reply rep;
+	int r;
+
+	if ((r = ctap2_parse_cp(body, len, &rep)) != ERR_OK ||
+	    rep.token_enc == NULL) {
+		log_msg(c->log, "%s: %s: bad token reply", __func__,
+		    xport_path(c->x));
+		return ERR_PROTO;
+	}
+	r = pin_decrypt(&st->shared, rep.token_enc, rep.token_enc_len,
+	    st->token, sizeof(st->token), &st->token_len);
+	pin_shared_clear(&st->shared);
+	if (r != ERR_OK || st->token_len < 16 || st->token_len % 16 != 0) {
+		util_wipe(st->token, sizeof(st->token));
+		st->token_len = 0;
+		return ERR_PROTO;
+	}
+	st->phase = C2_PH_MAIN;
+	return ERR_OK;
+}
+
+int
+c2_pin_step(struct proto_ctx *c, const uint8_t *body, size_t len)
+{
+	struct c2_st *st = c->st;
+
+	if (st->phase == C2_PH_KA)
+		return c2_ka_reply(c, body, len);
+	return c2_token_reply(c, body, len);
+}
+
+int
+c2_pin_auth(const struct c2_st *st, uint8_t out[PIN_AUTH_MAX], size_t *out_len)
+{
+	return pin_auth_token(st->pin_proto, st->token, st->token_len, st->cdh,
+	    PROTO_CDH_LEN, out, out_len);
+}
+
+void
+c2_pin_forget(struct c2_st *st)
+{
+	pin_shared_clear(&st->shared);
+	util_wipe(st->token, sizeof(st->token));
+	st->token_len = 0;
+	st->token_rp = NULL;
+}
+
+/* getPINRetries (1) or getUVRetries (7): -1 if the key does not say. */
+static int
+c2_retries(struct proto_ctx *c, int sub)
+{
+	struct c2_st *st = c->st;
+	struct ctap2_cp_reply rep;
+	struct ctap2_cp cp;
+	size_t len, rlen;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.proto = st->pin_proto > 0 ? st->pin_proto : 1;
+	cp.sub = sub;
+	if (ctap2_build_cp(&cp, st->msg, &len) != ERR_OK ||
+	    c2_call(c, st->msg, len, st->rx, &rlen, C2_INFO_MS) != ERR_OK ||
+	    c2_status(c, st->rx, rlen, "retries") != ERR_OK ||
+	    ctap2_parse_cp(st->rx + 1, rlen - 1, &rep) != ERR_OK)
+		return -1;
+	return sub == CTAP2_PIN_GET_RETRIES ? rep.pin_retries : rep.uv_retries;
+}
+
+bool
+c2_pin_refused(int err)
+{
+	switch (err) {
+	case ERR_PIN_INVALID:
+	case ERR_PIN_BLOCKED:
+	case ERR_PIN_AUTH_BLOCKED:
+	case ERR_PIN_NOT_SET:
+	case ERR_UV_BLOCKED:
+	case ERR_UV_INVALID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void
+c2_pin_failed(struct proto_ctx *c, int err)
+{
+	struct c2_st *st = c->st;
+	char msg[160];
+	int n = -1;
+
+	if (err == ERR_PIN_INVALID)
+		n = c2_retries(c, CTAP2_PIN_GET_RETRIES);
+	else if (err == ERR_UV_INVALID)
+		n = c2_retries(c, CTAP2_PIN_GET_UV_RETRIES);
+	if (n >= 0)
+		snprintf(msg, sizeof(msg), "%s: %d %s left.", err_str(err), n,
+		    n == 1 ? "try" : "tries");
+	else
+		snprintf(msg, sizeof(msg), "%s.", err_str(err));
+	log_msg(c->log, "%s: %s: %s", __func__, xport_path(c->x), msg);
+	if (st->pin_cb != NULL && st->pin_cb->tell != NULL)
+		st->pin_cb->tell(st->pin_cb->arg, msg);
+}

@@ -1,0 +1,181 @@
+#!/bin/sh
+# FIDO2 (CTAP2) end to end: pamu2fcfg enrolls on the CTAP2 software token
+# (ES256, EdDSA, RS256; -N with a PIN, -V with built-in UV), and the real
+# pam_u2f.so logs in through libpam (pam_wrapper + pamtester, which
+# answers the PIN prompt from its standard input). pam-u2f's option
+# rules, the UV-bit check (CVE-2021-31924) and hostile CTAP2 replies.
+. "${top_srcdir:-.}/tests/tool/lib.sh"
+
+MODULE="$(cd "$top_builddir" && pwd)/pam_u2f/.libs/pam_u2f.so"
+if ! command -v pamtester >/dev/null 2>&1 || [ ! -f "$MODULE" ]; then
+	echo "1..0 # SKIP pamtester or pam_u2f.so missing"
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root (the module wants a root-owned authfile)"
+	exit 0
+fi
+ME=$(id -un)
+mkdir "$WORK/svc"
+
+# login TOKEN MAPFILE PIN [ARGS...]: one authentication through libpam,
+# PIN on standard input ("" for none); output in $WORK/pam.out.
+login() {
+	tok=$1 map=$2 pin=$3
+	shift 3
+	echo "auth required $MODULE $MOD_CONF authfile=$map origin=pam://c2" \
+	    "devices=unix:$WORK/$tok.sock timeout=5 debug" \
+	    "debug_file=$WORK/debug.log $*" >"$WORK/svc/u2ftest"
+	: >"$WORK/debug.log"
+	printf '%s\n' "$pin" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
+	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
+	    pamtester u2ftest "$ME" authenticate >"$WORK/pam.out" 2>&1
+}
+
+# enroll TOKEN OUTFILE [pamu2fcfg options...] (PIN 1234 on stdin).
+enroll() {
+	tok=$1 outf=$2
+	shift 2
+	echo 1234 | "$PAMU2FCFG" --device "unix:$WORK/$tok.sock" -u "$ME" \
+	    -o pam://c2 --pin-stdin "$@" >"$WORK/out" 2>"$WORK/err"
+	RC=$?
+	cp "$WORK/out" "$outf"
+	chmod 600 "$outf"
+}
+
+# restart TOKEN [softtoken options...]: same state file (and PIN), new
+# options; a token that does not start is a failed test and the end.
+restart() {
+	name=$1
+	shift
+	kill "$(cat "$WORK/$name.pid")" 2>/dev/null
+	i=0
+	while [ -S "$WORK/$name.sock" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	token "$name" "$@" && return 0
+	ok 1 "softtoken $name starts with: $*"
+	done_testing
+	exit 1
+}
+
+token k --ctap2 2.1 --pin 1234 --uv ok --presence now ||
+    { echo "Bail out! softtoken did not start"; exit 1; }
+
+# ---- enrollment: the three algorithms, pam-u2f's line format ----
+for t in ES256:es256:64 EDDSA:eddsa:32 RS256:rs256:259; do
+	T=${t%%:*} rest=${t#*:}
+	name=${rest%%:*} len=${rest#*:}
+	enroll k "$WORK/map.$name" -t "$T"
+	expect 0 "-t $T enrolls on a CTAP2 key"
+	grep -Eqx "$ME:[A-Za-z0-9+/]+=*,[A-Za-z0-9+/]+=*,$name,\+presence" \
+	    "$WORK/map.$name"
+	ok $? "-t $T prints user:KH,PK,$name,+presence"
+	[ "$(pk_len "$(cat "$WORK/map.$name")")" = "$len" ]
+	ok $? "-t $T: the public key is $len raw bytes"
+	login k "$WORK/map.$name" ""
+	ok $? "the module logs in with the $name credential"
+done
+grep -q "CTAP2 versions" "$WORK/debug.log"
+ok $? "the module spoke CTAP2 to the CTAP2 key"
+
+# ---- PIN ----
+enroll k "$WORK/map.pin" -N
+expect 0 "-N enrolls with the PIN"
+grep -Eq ',es256,\+presence\+pin$' "$WORK/map.pin"
+ok $? "-N writes +presence+pin"
+login k "$WORK/map.pin" 1234
+ok $? "+pin: the right PIN logs in"
+grep -q "Please enter the PIN" "$WORK/pam.out"
+ok $? "+pin: the PIN is asked for through the conversation"
+! grep -q 1234 "$WORK/debug.log"
+ok $? "the PIN is not in the debug log"
+login k "$WORK/map.pin" 9999
+[ $? -ne 0 ] && grep -q "wrong PIN: 7 tries left" "$WORK/pam.out"
+ok $? "+pin: a wrong PIN fails and says how many tries are left"
+login k "$WORK/map.pin" ""
+[ $? -ne 0 ]
+ok $? "+pin: no PIN fails"
+login k "$WORK/map.es256" 1234 pinverification=1
+ok $? "pinverification=1 asks a plain credential for the PIN"
+grep -q "Please enter the PIN" "$WORK/pam.out"
+ok $? "pinverification=1: the PIN prompt was shown"
+login k "$WORK/map.pin" "" pinverification=0
+[ $? -ne 0 ]
+ok $? "+pin wins over pinverification=0"
+
+# ---- the cue comes when the key waits for the touch (UPNEEDED) ----
+restart k --ctap2 2.1 --pin 1234 --uv ok --presence after:300
+login k "$WORK/map.pin" 1234 cue
+ok $? "+pin with cue: logs in after the touch"
+tr '\n' ' ' <"$WORK/pam.out" |
+    grep -q "Please enter the PIN.*Please touch the device"
+st=$?
+[ $st -eq 0 ] || sed 's/^/# /' "$WORK/pam.out"
+ok $st "the cue comes after the PIN prompt, when the key asks for the touch"
+restart k --ctap2 2.1 --pin 1234 --uv ok --presence now
+login k "$WORK/map.es256" "" cue
+ok $? "a key that needs no wait logs in"
+! grep -q "Please touch the device" "$WORK/pam.out"
+ok $? "no cue when the key never waited for a touch (no UPNEEDED)"
+
+# ---- built-in user verification ----
+enroll k "$WORK/map.uv" -V
+expect 0 "-V enrolls with built-in UV"
+grep -Eq ',es256,\+presence\+verification$' "$WORK/map.uv"
+ok $? "-V writes +presence+verification"
+login k "$WORK/map.uv" ""
+ok $? "+verification logs in with built-in UV (no PIN asked)"
+! grep -q "Please enter the PIN" "$WORK/pam.out"
+ok $? "+verification: no PIN prompt"
+
+# ---- a key that cannot meet the credential is skipped ----
+restart k --ctap2 2.1 --presence now
+login k "$WORK/map.uv" ""
+[ $? -ne 0 ] && grep -q "can do what your credential asks" "$WORK/pam.out"
+ok $? "a key without UV is skipped for +verification, with a message"
+login k "$WORK/map.es256" "" userverification=1
+[ $? -ne 0 ]
+ok $? "userverification=1 refuses a key without UV"
+token nopin --ctap2 2.1 --presence now || exit 1
+run --device "unix:$WORK/nopin.sock" -u "$ME" -o pam://c2 -N
+[ "$RC" -eq 1 ] && grep -q "no PIN" "$WORK/err"
+ok $? "-N on a key without a PIN is refused, naming the reason"
+
+# ---- the UV flag must be set when the PIN was used (CVE-2021-31924) ----
+restart k --ctap2 2.1 --pin 1234 --presence now --fault uv-skip
+login k "$WORK/map.pin" 1234
+[ $? -ne 0 ] && grep -q "UV flag is clear" "$WORK/debug.log"
+ok $? "a token that skips UV and clears the flag is refused"
+restart k --ctap2 2.1 --pin 1234 --presence now
+login k "$WORK/map.pin" 1234
+ok $? "the same credential logs in when the token verifies"
+
+# ---- CTAP 2.0 and 2.1-pre keys: getPinToken, the uv option ----
+for v in 2.0 2.1-pre; do
+	restart k --ctap2 "$v" --pin 1234 --uv ok --presence now
+	login k "$WORK/map.pin" 1234
+	ok $? "CTAP $v: +pin logs in"
+	login k "$WORK/map.uv" ""
+	ok $? "CTAP $v: +verification logs in"
+done
+
+# ---- alwaysUv and no U2F ----
+restart k --ctap2 2.1 --pin 1234 --presence now --always-uv --u2f off
+login k "$WORK/map.es256" 1234
+ok $? "an alwaysUv key (no U2F) logs in, with its PIN"
+
+# ---- hostile replies fail cleanly, for the reason named ----
+for f in "cbor-garbage:malformed GetAssertion reply" \
+    "cbor-noncanonical:malformed GetAssertion reply" \
+    "cbor-wrong-status:status 0x7f (OTHER)" \
+    "cbor-oversized:malformed GetAssertion reply" \
+    "endless-processing:timed out"; do
+	restart k --ctap2 2.1 --pin 1234 --presence now --fault "${f%%:*}"
+	login k "$WORK/map.es256" ""
+	[ $? -ne 0 ] && grep -q "${f#*:}" "$WORK/debug.log"
+	ok $? "--fault ${f%%:*}: the login fails (${f#*:})"
+done
+
+done_testing

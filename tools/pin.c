@@ -1,0 +1,85 @@
+/* The PIN for pamu2fcfg (-N, or a key that asks for one): read from the
+ * terminal without echo, as pam-u2f's pamu2fcfg does, or with --pin-stdin
+ * from the first line of standard input (for scripts). Never echoed,
+ * logged or kept: the caller wipes it. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "base/util.h"
+#include "tool.h"
+
+/* One line from fd into buf (without the newline); ERR_CANCELLED on
+ * end of input before any byte. */
+static int
+pin_read_line(int fd, char *buf, size_t cap)
+{
+	size_t n = 0;
+	ssize_t k;
+	char ch;
+
+	for (;;) {
+		k = read(fd, &ch, 1);
+		if (k < 0)
+			return ERR_IO;
+		if (k == 0 || ch == '\n')
+			break;
+		if (n + 1 >= cap) {
+			util_wipe(buf, cap);
+			return ERR_TOO_BIG;
+		}
+		buf[n++] = ch;
+	}
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\r')
+		buf[--n] = '\0';
+	return n == 0 && k == 0 ? ERR_CANCELLED : ERR_OK;
+}
+
+static int
+pin_from_tty(const char *dev, char *pin, size_t cap)
+{
+	struct termios old, quiet;
+	int fd, r;
+
+	if ((fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)) < 0) {
+		tool_msg("a PIN is needed and there is no terminal to ask "
+			 "on (use --pin-stdin)");
+		return ERR_CANCELLED;
+	}
+	dprintf(fd, "Enter PIN for %s: ", dev);
+	if (tcgetattr(fd, &old) != 0) {
+		close(fd);
+		return ERR_IO;
+	}
+	quiet = old;
+	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+	(void)tcsetattr(fd, TCSAFLUSH, &quiet);
+	r = pin_read_line(fd, pin, cap);
+	(void)tcsetattr(fd, TCSAFLUSH, &old);
+	dprintf(fd, "\n");
+	close(fd);
+	return r;
+}
+
+int
+tool_pin_get(void *arg, const char *dev, char *pin, size_t cap)
+{
+	const bool *pin_stdin = arg;
+
+	if (*pin_stdin)
+		return pin_read_line(STDIN_FILENO, pin, cap);
+	return pin_from_tty(dev, pin, cap);
+}
+
+void
+tool_pin_tell(void *arg, const char *msg)
+{
+	(void)arg;
+	tool_msg("%s", msg);
+}
