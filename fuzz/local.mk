@@ -8,7 +8,7 @@ EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 	fuzz/crashes-found
 
 FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_authfile fuzz/fuzz_authscan \
-	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
+	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_ctap2 fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
 	fuzz/fuzz_manual fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
 if ENABLE_FUZZING
@@ -77,6 +77,12 @@ fuzz_fuzz_cbor_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_cbor_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_cbor_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_cbor_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_ctap2_SOURCES = fuzz/fuzz_ctap2.c
+fuzz_fuzz_ctap2_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_ctap2_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_ctap2_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_ctap2_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_conf_SOURCES = fuzz/fuzz_conf.c
 fuzz_fuzz_conf_CPPFLAGS = $(FUZZ_CPPFLAGS)

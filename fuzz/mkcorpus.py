@@ -376,7 +376,34 @@ def cbor():
     write("cbor", "utf8", bytes.fromhex("64f0908d88"))
 
 
+def ctap2():
+    # the first byte picks the parser: 0 GetInfo, 1 GetAssertion,
+    # 2 MakeCredential, 3 ClientPIN (replies encoded by python3-fido2)
+    info = bytes.fromhex(
+        "ab0184665532465f5632684649444f5f325f306c4649444f5f325f315f5052"
+        "45684649444f5f325f3102826b6372656450726f746563746b686d61632d73"
+        "65637265740350ee882879721c491397753dfcce97072a04a862726bf56275"
+        "70f5627576f464706c6174f468616c776179735576f569636c69656e745069"
+        "6ef56e70696e557641757468546f6b656ef5706d616b654372656455764e6f"
+        "74527164f5051904b00682020107080818800981637573620a82a263616c67"
+        "2664747970656a7075626c69632d6b6579a263616c672764747970656a7075"
+        "626c69632d6b65790e1a00050403")
+    write("ctap2", "info", b"\x00" + info)
+    ga = bytes.fromhex(
+        "a401a262696450aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa64747970656a7075"
+        "626c69632d6b657902582542424242424242424242424242424242424242424"
+        "2424242424242424242424242424242424242034330010204a16269644201"
+        "02")
+    write("ctap2", "ga", b"\x01" + ga)
+    mc = bytes.fromhex("a301646e6f6e65025825" + "42" * 37 + "03a0")
+    write("ctap2", "mc", b"\x02" + mc)
+    cp = bytes.fromhex("a201a501020338182001215820" + "01" * 32 + "225820" +
+                       "02" * 32 + "0307")
+    write("ctap2", "cp", b"\x03" + cp)
+
+
 def main():
+    ctap2()
     cbor()
     es256()
     manual()

@@ -18,7 +18,7 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
-all="args authfile authscan b64 cbor conf es256 hid hidraw manual sshkey u2f"
+all="args authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual sshkey u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 CC=${CC:-clang}

@@ -166,6 +166,19 @@ restart k --ctap2 2.1 --pin 1234 --presence now --always-uv --u2f off
 login k "$WORK/map.es256" 1234
 ok $? "an alwaysUv key (no U2F) logs in, with its PIN"
 
+# ---- a key that claims CTAP2 but fails GetInfo is used through U2F ----
+token fb --ctap2 2.1 --presence now --fault getinfo-garbage || exit 1
+run --device "unix:$WORK/fb.sock" -u "$ME" -o pam://c2 -d
+expect 0 "a key whose GetInfo fails enrolls through U2F"
+cp "$WORK/out" "$WORK/map.fb"
+chmod 600 "$WORK/map.fb"
+grep -q "GetInfo failed" "$WORK/err" && grep -q "(u2f)\|u2f" "$WORK/err"
+ok $? "pamu2fcfg says GetInfo failed and falls back to U2F"
+login fb "$WORK/map.fb" ""
+ok $? "the module logs in with it through U2F"
+grep -q "GetInfo failed" "$WORK/debug.log" && ! grep -q "CTAP2 versions" "$WORK/debug.log"
+ok $? "the module fell back to U2F too"
+
 # ---- hostile replies fail cleanly, for the reason named ----
 for f in "cbor-garbage:malformed GetAssertion reply" \
     "cbor-noncanonical:malformed GetAssertion reply" \
