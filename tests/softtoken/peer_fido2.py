@@ -410,7 +410,7 @@ def u2f_wrong_signature(t, tok):
 def fault(name):
     def run(t, tok):
         catches(t, "--fault %s: python-fido2's client with our checks "
-                "refuses the token" % name, everything, tok, 30)
+                "refuses the token" % name, everything, tok, 10)
     return run
 
 
