@@ -72,4 +72,5 @@ dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh
 # python3-fido2 as an independent client of the token (its socket front).
 TESTS += tests/softtoken/peer_fido2.sh
 dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
-EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/sockhid.py
+EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/peerlib.py \
+	tests/softtoken/sockhid.py

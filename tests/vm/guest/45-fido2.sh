@@ -158,6 +158,32 @@ fi
 tok_alive f2
 tok_stop f2
 
+# A CTAP 2.0 token with a PIN (softtoken --ctap2 2.0 --pin): libfido2
+# takes the 2.0 road (getPinToken, PIN protocol 1); fido2-cred -M asks
+# for the PIN because the token answers PIN_REQUIRED.
+if tok_start f20 --ctap2 2.0 --pin 1234; then
+	d=$(tok_dev f20)
+	pins pin 1234
+	if expect_ok "fido2-token -I (--ctap2 2.0 --pin)" fido2-token -I "$d"; then
+		cp "$OUT.stdout" "$T/info20"
+		grep_out "... versions U2F_V2, FIDO_2_0" \
+		    '^version strings: U2F_V2, FIDO_2_0$' "$T/info20"
+		grep_out "... PIN protocol 1" '^pin protocols: 1$' "$T/info20"
+		grep_out "... options say clientPin" \
+		    '^options: (.*, )?clientPin(,|$)' "$T/info20"
+	fi
+	if make_cred c20 eddsa; then
+		expect_ok "fido2-cred -V -v: UV set (2.0, PIN)" \
+		    fido2-cred -V -v -i "$T/c20.out" eddsa
+		if get_assert a20 c20 -t pin=true; then
+			expect_ok "fido2-assert -V -p -v: UP and UV set (2.0, PIN)" \
+			    fido2-assert -V -p -v -i "$T/a20.out" "$T/c20.pem" eddsa
+		fi
+	fi
+	tok_alive f20
+	tok_stop f20
+fi
+
 # Built-in user verification (softtoken --uv ok): -t uv=true.
 if tok_start f2uv --ctap2 2.1 --uv ok; then
 	d=$(tok_dev f2uv)
