@@ -60,7 +60,8 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	    grep -v -x -e tests/module/test_module -e tests/tool/module.sh \
 	    -e tests/module/test_modfile -e tests/module/test_tell \
 	    -e tests/module/test_confmod -e tests/conf_agree.sh \
-	    -e tests/tool/asuser.sh -e tests/tool/ctap2.sh)
+	    -e tests/tool/asuser.sh -e tests/tool/ctap2.sh \
+	    -e tests/hostile/test_pam_files)
 	# gcc: with a hostile config at the default path (tests/hermetic.lib)
 	[ "$name" != gcc ] || hermetic_on "$dir" 1 || :
 	make -C "$dir" -j"$jobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1

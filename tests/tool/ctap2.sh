@@ -91,8 +91,16 @@ grep -q "Please enter the PIN" "$WORK/pam.out"
 ok $? "+pin: the PIN is asked for through the conversation"
 ! grep -q 1234 "$WORK/debug.log"
 ok $? "the PIN is not in the debug log"
+echo 1234 | "$PAMU2FCFG" --device "unix:$WORK/k.sock" -u "$ME" -o pam://c2 \
+    --pin-stdin --check "$WORK/map.pin" >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] && grep -q "^ok: credential 1" "$WORK/out"
+ok $? "pamu2fcfg --check with the PIN"
+echo 9999 | "$PAMU2FCFG" --device "unix:$WORK/k.sock" -u "$ME" -o pam://c2 \
+    --pin-stdin --check "$WORK/map.pin" >"$WORK/out" 2>"$WORK/err"
+[ $? -ne 0 ] && grep -q "wrong PIN: 7 tries left" "$WORK/err"
+ok $? "pamu2fcfg --check with a wrong PIN says how many tries are left"
 login k "$WORK/map.pin" 9999
-[ $? -ne 0 ] && grep -q "wrong PIN: 7 tries left" "$WORK/pam.out"
+[ $? -ne 0 ] && grep -q "wrong PIN: 6 tries left" "$WORK/pam.out"
 ok $? "+pin: a wrong PIN fails and says how many tries are left"
 login k "$WORK/map.pin" ""
 [ $? -ne 0 ]
@@ -139,6 +147,9 @@ login k "$WORK/map.es256" "" userverification=1
 [ $? -ne 0 ]
 ok $? "userverification=1 refuses a key without UV"
 token nopin --ctap2 2.1 --presence now || exit 1
+run --device "unix:$WORK/nopin.sock" -u "$ME" -o pam://c2 -V
+[ "$RC" -eq 1 ] && grep -q "cannot do what was asked" "$WORK/err"
+ok $? "-V on a key without built-in UV is refused, naming the reason"
 run --device "unix:$WORK/nopin.sock" -u "$ME" -o pam://c2 -N
 [ "$RC" -eq 1 ] && grep -q "no PIN" "$WORK/err"
 ok $? "-N on a key without a PIN is refused, naming the reason"
