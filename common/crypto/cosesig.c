@@ -45,10 +45,11 @@ pkey_ed25519(const uint8_t *raw, size_t len, EVP_PKEY **out)
 static int
 rsa_raw_ok(const uint8_t *raw, size_t len)
 {
-	const uint8_t *e = raw + COSESIG_RSA_N;
+	const uint8_t *e;
 
 	if (raw == NULL || len != COSESIG_RSA_N + COSESIG_RSA_E)
 		return ERR_PARSE;
+	e = raw + COSESIG_RSA_N;
 	if (raw[0] == 0 || (raw[COSESIG_RSA_N - 1] & 1) == 0)
 		return ERR_PARSE;
 	if ((e[2] & 1) == 0 || (e[0] == 0 && e[1] == 0 && e[2] < 3))

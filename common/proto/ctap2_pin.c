@@ -133,7 +133,7 @@ c2_ka_reply(struct proto_ctx *c, const uint8_t *body, size_t len)
 	uint8_t x[32], y[32];
 	int r;
 
-	if ((r = ctap2_parse_cp(body, len, &rep)) != ERR_OK || !rep.has_ka) {
+	if (ctap2_parse_cp(body, len, &rep) != ERR_OK || !rep.has_ka) {
 		log_msg(c->log, "%s: %s: bad keyAgreement reply", __func__,
 		    xport_path(c->x));
 		return ERR_PROTO;
@@ -151,7 +151,7 @@ c2_token_reply(struct proto_ctx *c, const uint8_t *body, size_t len)
 	struct ctap2_cp_reply rep;
 	int r;
 
-	if ((r = ctap2_parse_cp(body, len, &rep)) != ERR_OK ||
+	if (ctap2_parse_cp(body, len, &rep) != ERR_OK ||
 	    rep.token_enc == NULL) {
 		log_msg(c->log, "%s: %s: bad token reply", __func__,
 		    xport_path(c->x));
