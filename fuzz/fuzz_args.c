@@ -37,8 +37,8 @@ check_ok(const struct options *o)
 	FUZZ_CHECK(
 	    o->max_devices >= 1 && o->max_devices <= ARGS_MAX_DEVICES_MAX);
 	FUZZ_CHECK(o->userpresence >= -1 && o->userpresence <= 1);
-	FUZZ_CHECK(o->userverification >= -1 && o->userverification < 1);
-	FUZZ_CHECK(o->pinverification >= -1 && o->pinverification < 1);
+	FUZZ_CHECK(o->userverification >= -1 && o->userverification <= 1);
+	FUZZ_CHECK(o->pinverification >= -1 && o->pinverification <= 1);
 	FUZZ_CHECK(!o->sshformat || strcmp(o->origin, ARGS_SSH_ORIGIN) == 0);
 	/* conf= names a file that was read and parsed (it exists). */
 	FUZZ_CHECK(o->conf == NULL || o->conf[0] != '\0');

@@ -221,6 +221,8 @@ def args():
     write("args", "ssh", "sshformat\norigin=ssh:\nauthfile=.ssh/id_sk")
     write("args", "conf", "conf=/etc/pam_u2f.conf")
     write("args", "bad", "unknown\ntimeout=0\nmax_devices=-1\ndebug=1")
+    write("args", "ctap2", "userpresence=0\nuserverification=1\n"
+          "pinverification=1")
 
 
 def conf():
