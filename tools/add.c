@@ -1,5 +1,7 @@
 /* --add: register a key and add its credential to the user's line,
- * atomically, refusing a key that already holds one of them. */
+ * atomically, refusing a key that already holds one of them: checked on
+ * every key before the touch, and again on the registered key under the
+ * file's lock, against what concurrent runs added meanwhile. */
 #include "config.h"
 
 #include <errno.h>
@@ -21,6 +23,9 @@ struct edit_ctx {
 	const struct cred *cred; /* --add: the new credential */
 	const char *text;        /* --add: its formatted form */
 	size_t count;            /* credentials after the edit */
+	struct dev **devs;       /* the keys, open until the edit is done */
+	size_t ndevs;
+	struct dev *dev; /* the key that registered */
 };
 
 static int
@@ -42,6 +47,16 @@ add_edit(void *arg, const char *buf, size_t len, char **out, size_t *out_len)
 			r = ERR_CANCELLED;
 			goto fail;
 		}
+	}
+	/* Under the lock: another run may have enrolled this key since the
+	 * check before the touch. */
+	if (c->dev != NULL && n > 0 &&
+	    enroll_held(c->o, &c->dev, 1, old, n, &i) == ERR_OK) {
+		tool_msg("key already enrolled for %s (credential %zu in %s, "
+			 "added by another run meanwhile)",
+		    c->o->user, i + 1, c->path);
+		r = ERR_CANCELLED;
+		goto fail;
 	}
 	if ((r = lines_add_cred(buf, len, c->o->user, c->text, out, out_len)) !=
 	    ERR_OK)
@@ -91,29 +106,33 @@ precheck(const struct edit_ctx *c, struct cred **creds, size_t *n)
 	return r == ERR_NOT_FOUND ? ERR_OK : r;
 }
 
+/* Register a key not yet holding one of the user's credentials; the
+ * keys stay open in c (the caller closes them) for the check under the
+ * lock. */
 static int
 add_register(struct edit_ctx *c, struct cred *cred)
 {
-	struct dev **devs = NULL;
 	struct cred *creds = NULL;
-	size_t ndevs = 0, n = 0, which = 0;
+	size_t n = 0, which = 0;
 	int r;
 
 	if ((r = precheck(c, &creds, &n)) != ERR_OK)
 		goto fail;
-	if ((r = enroll_open(c->o, &devs, &ndevs)) != ERR_OK)
+	if ((r = enroll_open(c->o, &c->devs, &c->ndevs)) != ERR_OK)
 		goto fail;
-	if (enroll_held(c->o, devs, ndevs, creds, n, &which) == ERR_OK) {
+	if (enroll_held(c->o, c->devs, c->ndevs, creds, n, &which) == ERR_OK) {
 		tool_msg("key already enrolled for %s (credential %zu in %s)",
 		    c->o->user, which + 1, c->path);
 		r = ERR_CANCELLED;
 		goto fail;
 	}
-	if ((r = enroll_register(c->o, devs, ndevs, cred)) != ERR_OK)
+	r = enroll_register(c->o, c->devs, c->ndevs, cred, &which);
+	if (r != ERR_OK)
 		enroll_explain_open(c->o, r);
+	else if (which < c->ndevs)
+		c->dev = c->devs[which];
 fail:
 	cred_free_list(creds, n);
-	dev_close_all(devs, ndevs);
 	return r;
 }
 
@@ -147,6 +166,7 @@ manage_add(const struct tool_opts *o)
 	}
 	tool_msg("added credential %zu for %s to %s", c.count, o->user, path);
 fail:
+	dev_close_all(c.devs, c.ndevs);
 	free(path);
 	free(text);
 	cred_clear(&cred);

@@ -274,8 +274,8 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
 /* Register on whichever key is touched first; *cred gets the verified
  * credential with the options the user asked for. */
 int
-enroll_register(
-    const struct tool_opts *o, struct dev **devs, size_t n, struct cred *cred)
+enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
+    struct cred *cred, size_t *which_dev)
 {
 	bool pin_stdin = o->pin_stdin;
 	const struct proto_pin pin = {tool_pin_get, tool_pin_tell, &pin_stdin};
@@ -319,6 +319,8 @@ enroll_register(
 	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0);
 	*cred = res.cred;
 	memset(&res.cred, 0, sizeof(res.cred));
+	if (which_dev != NULL)
+		*which_dev = idx;
 	r = ERR_OK;
 fail:
 	reg_result_clear(&res);
@@ -384,7 +386,7 @@ enroll_print(const struct tool_opts *o)
 	memset(&cred, 0, sizeof(cred));
 	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK)
 		goto fail;
-	if ((r = enroll_register(o, devs, ndevs, &cred)) != ERR_OK) {
+	if ((r = enroll_register(o, devs, ndevs, &cred, NULL)) != ERR_OK) {
 		enroll_explain_open(o, r);
 		goto fail;
 	}

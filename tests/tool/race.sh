@@ -1,6 +1,7 @@
 #!/bin/sh
-# pamu2fcfg --add under stress: 50 concurrent runs lose nothing; runs
-# killed at random points leave the old file or the new one, nothing else.
+# pamu2fcfg --add under stress: 50 concurrent runs lose nothing; 10
+# concurrent runs of one key enroll it once; runs killed at random points
+# leave the old file or the new one, nothing else.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
 token t --presence now || { echo "Bail out! softtoken did not start"; exit 1; }
@@ -39,6 +40,43 @@ ok $? "no key handle appears twice"
 "$PAMU2FCFG" -u alice --list "$m" > "$WORK/list" 2>/dev/null &&
     [ "$(wc -l < "$WORK/list")" = 50 ]
 ok $? "--list reads all 50 back"
+
+# One origin, one key, 10 concurrent runs: the key is enrolled once. The
+# "already enrolled" check runs again under the file's lock, against the
+# credentials the other runs added meanwhile. The token takes 0.5 s for
+# each touch, so the runs start while the file is still empty and the
+# check before the touch cannot see the others (a count, not a time
+# bound: a slower machine only makes the overlap larger).
+token t1 --presence after:500 ||
+    { echo "Bail out! softtoken t1 did not start"; exit 1; }
+m1="$WORK/map1"
+i=1
+pids=""
+while [ $i -le 10 ]; do
+	"$PAMU2FCFG" --device "unix:$WORK/t1.sock" --timeout 60 -u carol \
+	    -o pam://one --add "$m1" \
+	    >/dev/null 2>"$WORK/one$i.err" &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+added=0
+refused=0
+for p in $pids; do
+	wait "$p"
+	case $? in
+	0) added=$((added + 1)) ;;
+	*) refused=$((refused + 1)) ;;
+	esac
+done
+[ "$(ncreds "$m1" carol)" = 1 ]
+ok $? "10 concurrent --add runs of one key and origin: one credential"
+[ "$added" = 1 ] && [ "$refused" = 9 ]
+ok $? "... one run added it, nine were refused ($added added, $refused refused)"
+[ "$(cat "$WORK"/one*.err | grep -c 'key already enrolled for carol')" = 9 ]
+ok $? "... each refusal says the key is already enrolled"
+cat "$WORK"/one*.err | grep -v 'touch the security key' |
+    sed 's/([^)]*meanwhile)/[under the lock]/; s/ ([^)]*)//' | sort | uniq -c |
+    sed 's/^/# /' | head -n 5
 
 # SIGKILL at random points: the file is always the old or the new one.
 rand_ms() {
