@@ -363,4 +363,3 @@ c2_assert_step(struct proto_ctx *c, struct assertion *out)
 	}
 	return r;
 }
-

@@ -79,8 +79,8 @@ void c2_cancel(struct proto_ctx *c);
 int c2_assert_begin(
     struct proto_ctx *c, const struct assert_req *req, int64_t deadline);
 int c2_assert_step(struct proto_ctx *c, struct assertion *out);
-int c2_probe(struct proto_ctx *c, const char *rp_id, const struct cred *cr,
-    int ms);
+int c2_probe(
+    struct proto_ctx *c, const char *rp_id, const struct cred *cr, int ms);
 
 /* ctap2_pin.c */
 /* Start getting a token for st->how (getKeyAgreement); perms and rp_id
