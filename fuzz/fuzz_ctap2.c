@@ -1,8 +1,8 @@
 /* The CTAP2 reply parsers on hostile bytes: GetInfo, GetAssertion,
  * MakeCredential and ClientPIN replies, as a key would send them after
- * the status byte. The first byte picks the parser. Whatever a parser
- * accepts must be canonical CBOR (cbor_check), and every pointer it
- * returns must lie inside the input. */
+ * the status byte, and authData's extensions map. The first byte picks
+ * the parser. Whatever a parser accepts must be canonical CBOR
+ * (cbor_check), and every pointer it returns must lie inside the input. */
 #include "config.h"
 
 #include <string.h>
@@ -41,6 +41,7 @@ parse_info(const struct input *in)
 	FUZZ_CHECK(info.npin_protos <= sizeof(info.pin_protos));
 	FUZZ_CHECK(info.nalgs <= sizeof(info.algs) / sizeof(info.algs[0]));
 	FUZZ_CHECK(info.max_msg <= CTAP2_MSG_MAX);
+	FUZZ_CHECK((info.exts & ~(unsigned)CTAP2_EXT_CRED_PROTECT) == 0);
 }
 
 static void
@@ -56,6 +57,7 @@ parse_ga(const struct input *in)
 	inside(in, g.authdata, g.authdata_len);
 	inside(in, g.sig, g.sig_len);
 	inside(in, g.user_id, g.user_id_len);
+	FUZZ_CHECK(g.ncreds <= CTAP2_RK_MAX);
 }
 
 static void
@@ -85,6 +87,17 @@ parse_cp(const struct input *in)
 	FUZZ_CHECK(c.uv_retries >= -1 && c.uv_retries <= 255);
 }
 
+/* authData's extensions map: credProtect 1-3 or absent (0). */
+static void
+parse_ext(const struct input *in)
+{
+	int level = -1;
+
+	if (ctap2_ext_cred_protect(in->data, in->len, &level) != ERR_OK)
+		return;
+	FUZZ_CHECK(level >= 0 && level <= CTAP2_CRED_PROTECT_MAX);
+}
+
 static void
 pass(void *arg)
 {
@@ -95,7 +108,7 @@ pass(void *arg)
 		return;
 	in.data = all->data + 1;
 	in.len = all->len - 1;
-	switch (all->data[0] & 3) {
+	switch (all->data[0] % 5) {
 	case 0:
 		parse_info(&in);
 		break;
@@ -105,8 +118,11 @@ pass(void *arg)
 	case 2:
 		parse_mc(&in);
 		break;
-	default:
+	case 3:
 		parse_cp(&in);
+		break;
+	default:
+		parse_ext(&in);
 		break;
 	}
 }

@@ -413,7 +413,8 @@ def attest():
 
 def ctap2():
     # the first byte picks the parser: 0 GetInfo, 1 GetAssertion,
-    # 2 MakeCredential, 3 ClientPIN (replies encoded by python3-fido2)
+    # 2 MakeCredential, 3 ClientPIN (replies encoded by python3-fido2),
+    # 4 authData extensions
     info = bytes.fromhex(
         "ab0184665532465f5632684649444f5f325f306c4649444f5f325f315f5052"
         "45684649444f5f325f3102826b6372656450726f746563746b686d61632d73"
@@ -435,6 +436,12 @@ def ctap2():
     cp = bytes.fromhex("a201a501020338182001215820" + "01" * 32 + "225820" +
                        "02" * 32 + "0307")
     write("ctap2", "cp", b"\x03" + cp)
+    ext = bytes.fromhex("a26b6372656450726f74656374016b686d61632d736563726574f5")
+    write("ctap2", "ext", b"\x04" + ext)
+    ga5 = bytes.fromhex(
+        "a501a262696450" + "aa" * 16 + "64747970656a7075626c69632d6b6579"
+        "025825" + "42" * 37 + "034330010204a16269644201020503")
+    write("ctap2", "ga_rk", b"\x01" + ga5)
 
 
 def main():

@@ -246,6 +246,93 @@ test_replies(void)
 	free(p);
 }
 
+/* Resident credentials: args("pam://host", cdh, None, None, {"up":
+ * False}, None, None) (no allow list); args(cdh, rp, user, [{"alg": -7,
+ * ...}], None, {"credProtect": 2}, {"rk": True}, None, None); a reply
+ * with numberOfCredentials 3; the extension maps of authData;
+ * GetNextAssertion. */
+static void
+test_resident_as_python_fido2(void)
+{
+	uint8_t buf[CTAP2_MSG_MAX], uid[32], *p;
+	struct ctap2_ga ga;
+	struct ctap2_ga_reply g;
+	struct ctap2_info in;
+	struct reg_req req;
+	struct ctap2_mc mc;
+	size_t len;
+	int level;
+
+	setup();
+	memset(&ga, 0, sizeof(ga));
+	ga.rp_id = "pam://host";
+	ga.cdh = cdh;
+	ga.up = 0;
+	ga.uv = -1;
+	T_EQ_ERR(ctap2_build_ga(&ga, buf, &len), ERR_OK);
+	expect_bytes(buf, len,
+	    "02a3016a70616d3a2f2f686f7374025820000102030405060708090a0b0c0d0e"
+	    "0f101112131415161718191a1b1c1d1e1f05a1627570f4");
+	memset(uid, 7, sizeof(uid));
+	memset(&req, 0, sizeof(req));
+	req.rp_id = "pam://host";
+	memcpy(req.cdh, cdh, sizeof(cdh));
+	req.type = COSE_ES256;
+	req.user.id = uid;
+	req.user.id_len = sizeof(uid);
+	req.user.name = req.user.display_name = "alice";
+	req.cred_protect = 2;
+	memset(&mc, 0, sizeof(mc));
+	mc.req = &req;
+	mc.rk = 1;
+	mc.uv = -1;
+	T_EQ_ERR(ctap2_build_mc(&mc, buf, &len), ERR_OK);
+	expect_bytes(buf, len,
+	    "01a6015820000102030405060708090a0b0c0d0e0f101112131415161718191a"
+	    "1b1c1d1e1f02a26269646a70616d3a2f2f686f7374646e616d656a70616d3a2f"
+	    "2f686f737403a362696458200707070707070707070707070707070707070707"
+	    "070707070707070707070707646e616d6565616c6963656b646973706c61794e"
+	    "616d6565616c6963650481a263616c672664747970656a7075626c69632d6b65"
+	    "7906a16b6372656450726f746563740207a162726bf5");
+	req.cred_protect = 4; /* no such level */
+	T_EQ_ERR(ctap2_build_mc(&mc, buf, &len), ERR_INVAL);
+	ctap2_build_bare(CTAP2_GET_NEXT_ASSERTION, buf, &len);
+	expect_bytes(buf, len, "08");
+
+	p = test_unhex(
+	    "a501a262696450aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa64747970656a707562"
+	    "6c69632d6b657902582542424242424242424242424242424242424242424242"
+	    "424242424242424242424242424242034330010204a16269644201020503",
+	    &len);
+	T_EQ_ERR(ctap2_parse_ga(p, len, &g), ERR_OK);
+	T_EQ_INT(g.ncreds, 3);
+	p[len - 1] = 0x00; /* numberOfCredentials 0 */
+	T_EQ_ERR(ctap2_parse_ga(p, len, &g), ERR_PROTO);
+	free(p);
+
+	p = test_unhex("a16b6372656450726f7465637403", &len);
+	T_EQ_ERR(ctap2_ext_cred_protect(p, len, &level), ERR_OK);
+	T_EQ_INT(level, 3);
+	p[len - 1] = 0x04; /* level 4 */
+	T_EQ_ERR(ctap2_ext_cred_protect(p, len, &level), ERR_PROTO);
+	free(p);
+	p = test_unhex(
+	    "a26b6372656450726f74656374016b686d61632d736563726574f5", &len);
+	T_EQ_ERR(ctap2_ext_cred_protect(p, len, &level), ERR_OK);
+	T_EQ_INT(level, 1);
+	free(p);
+	T_EQ_ERR(ctap2_ext_cred_protect(NULL, 0, &level), ERR_OK);
+	T_EQ_INT(level, 0);
+
+	p = test_unhex(
+	    "a30181684649444f5f325f3002826b6372656450726f746563746b"
+	    "686d61632d736563726574035000000000000000000000000000000000",
+	    &len);
+	T_EQ_ERR(ctap2_parse_info(p, len, &in), ERR_OK);
+	T_EQ_INT(in.exts, CTAP2_EXT_CRED_PROTECT);
+	free(p);
+}
+
 /* Every status byte maps to an error; only 0 is success; the PIN and
  * UV states each have their own. */
 static void
@@ -274,4 +361,5 @@ test_status_codes(void)
 TEST_MAIN(TEST(test_ga_probe_as_python_fido2),
     TEST(test_ga_pin_as_python_fido2), TEST(test_mc_as_python_fido2),
     TEST(test_client_pin_as_python_fido2), TEST(test_get_info),
-    TEST(test_replies), TEST(test_status_codes))
+    TEST(test_replies), TEST(test_resident_as_python_fido2),
+    TEST(test_status_codes))

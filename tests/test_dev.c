@@ -298,8 +298,8 @@ test_no_device_and_unsupported(void)
 	c.type = COSE_ES256;
 	auth_req_init(&req, &c, 1, 500);
 	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_NO_KEY);
-	c.flags = CRED_RESIDENT; /* resident credentials: not yet */
-	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_UNSUPPORTED);
+	c.flags = CRED_RESIDENT; /* resident credentials: no key either */
+	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_NO_KEY);
 	c.flags = 0;
 	c.type = 77; /* no such COSE algorithm of ours */
 	T_EQ_ERR(auth_run(NULL, 0, &req, &res), ERR_UNSUPPORTED);

@@ -226,9 +226,10 @@ enroll_explain_open(const struct tool_opts *o, int err)
 	case ERR_UNSUPPORTED:
 		tool_msg("the security key cannot do what was asked: -N needs "
 			 "a key with a PIN (fido2-token -S sets one), -V one "
-			 "with built-in user verification, EDDSA and RS256 a "
-			 "FIDO2 key that offers them; a U2F-only key makes "
-			 "ES256 credentials only");
+			 "with built-in user verification, -r one that keeps "
+			 "resident credentials, -c one with credProtect, "
+			 "EDDSA and RS256 a FIDO2 key that offers them; a "
+			 "U2F-only key makes ES256 credentials only");
 		break;
 	default:
 		tool_msg("%s", err_str(err));
@@ -294,6 +295,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.presence = !o->no_presence;
 	req.pin = o->pin;
 	req.uv = o->uv;
+	req.resident = o->resident;
+	req.cred_protect = o->cred_protect;
 	req.pin_cb = &pin;
 	/* pam-u2f's user entity: 32 random bytes, name = displayName */
 	req.user.id = user_id;
@@ -316,7 +319,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	if (o->verbose && idx < n)
 		show_verbose(o, &res, devs[idx]);
 	res.cred.flags = (o->no_presence ? 0 : CRED_PRESENCE) |
-	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0);
+	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0) |
+	    (o->resident ? CRED_RESIDENT : 0);
 	*cred = res.cred;
 	memset(&res.cred, 0, sizeof(res.cred));
 	if (which_dev != NULL)

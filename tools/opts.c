@@ -28,12 +28,16 @@ enum {
 	OPT_PIN_STDIN
 };
 
+#define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
+#define CRED_PROTECT_UV_REQUIRED 3
+
 static const struct option long_opts[] = {
     {"username", required_argument, NULL, 'u'},
     {"origin", required_argument, NULL, 'o'},
     {"appid", required_argument, NULL, 'i'},
     {"type", required_argument, NULL, 't'},
     {"resident", no_argument, NULL, 'r'},
+    {"cred-protect", required_argument, NULL, 'c'},
     {"no-user-presence", no_argument, NULL, 'P'},
     {"pin-verification", no_argument, NULL, 'N'},
     {"user-verification", no_argument, NULL, 'V'},
@@ -64,6 +68,11 @@ static const char usage_text[] =
     "  -i, --appid=APPID        application id (default: the origin)\n"
     "  -t, --type=TYPE          credential type: ES256 (default), EDDSA "
     "or RS256\n"
+    "  -r, --resident           a resident (discoverable) credential: the\n"
+    "                           key keeps it, the line says \"*\"\n"
+    "  -c, --cred-protect=N     credProtect level: 1 (default of keys),\n"
+    "                           2 (resident: found only with -N or -V),\n"
+    "                           3 (found only with -N or -V)\n"
     "  -P, --no-user-presence   write the credential without +presence\n"
     "  -N, --pin-verification   require the key's PIN (+pin)\n"
     "  -V, --user-verification  require built-in user verification\n"
@@ -89,8 +98,7 @@ static const char usage_text[] =
     "\n"
     "FILE defaults to the authfile of pam_u2f.conf, else to\n"
     "$XDG_CONFIG_HOME/Yubico/u2f_keys or ~/.config/Yubico/u2f_keys.\n"
-    "-N, -V, EDDSA and RS256 need a FIDO2 (CTAP2) key; -r (resident\n"
-    "credentials) is not supported yet.\n";
+    "-N, -V, -r, -c, EDDSA and RS256 need a FIDO2 (CTAP2) key.\n";
 
 static void
 debug_line(void *arg, const char *line)
@@ -160,10 +168,16 @@ parse_num(const char *s, long min, long max, long *out)
 }
 
 static bool
-refuse_fido2(const char *what)
+parse_protect(struct tool_opts *o, const char *arg)
 {
-	tool_msg("%s (resident credentials) is not supported yet", what);
-	return false;
+	long v;
+
+	if (!parse_num(arg, 1, CRED_PROTECT_UV_REQUIRED, &v)) {
+		tool_msg("-c/--cred-protect wants a level: 1, 2 or 3");
+		return false;
+	}
+	o->cred_protect = (int)v;
+	return true;
 }
 
 static bool
@@ -237,7 +251,10 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 	case 't':
 		return parse_type(o, arg);
 	case 'r':
-		return refuse_fido2("-r/--resident");
+		o->resident = true;
+		return true;
+	case 'c':
+		return parse_protect(o, arg);
 	case 'N':
 		o->pin = true;
 		return true;
@@ -336,6 +353,24 @@ set_defaults(struct tool_opts *o)
 	return valid_name("user name", o->user);
 }
 
+/* A credential the key would show only after user verification is
+ * usable only by a line that asks for it (-N or -V). */
+static bool
+check_protect(const struct tool_opts *o)
+{
+	bool hidden = o->cred_protect == CRED_PROTECT_UV_REQUIRED ||
+	    (o->resident &&
+		o->cred_protect == CRED_PROTECT_UV_OPTIONAL_WITH_LIST);
+
+	if (hidden && !o->pin && !o->uv) {
+		tool_msg("-c %d%s needs -N or -V: the key shows such a "
+			 "credential only after user verification",
+		    o->cred_protect, o->resident ? " with -r" : "");
+		return false;
+	}
+	return true;
+}
+
 /* What argv left over may mean: one FILE after a mode option. */
 static bool
 check_combination(struct tool_opts *o, int argc, char **argv)
@@ -358,7 +393,7 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 		tool_msg("-n/--nouser only applies when printing a line");
 		return false;
 	}
-	return true;
+	return check_protect(o);
 }
 
 bool
@@ -372,7 +407,7 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 	o->sink.fn = debug_line;
 	*status = TOOL_EXIT_USAGE;
 	while ((c = getopt_long(
-		    argc, argv, "u:o:i:t:rPNVndvh", long_opts, NULL)) != -1) {
+		    argc, argv, "u:o:i:t:rc:PNVndvh", long_opts, NULL)) != -1) {
 		if (!parse_one(o, c, optarg, status))
 			return false;
 	}

@@ -58,10 +58,12 @@ struct tool_opts {
 	size_t remove_index;      /* 1-based, for --remove */
 	bool nouser;
 	bool no_presence;
-	int type;       /* -t: COSE_ES256 (default), COSE_EDDSA, COSE_RS256 */
-	bool pin;       /* -N: verify with the PIN (+pin) */
-	bool uv;        /* -V: built-in user verification (+verification) */
-	bool pin_stdin; /* --pin-stdin: read the PIN from standard input */
+	int type;         /* -t: COSE_ES256 (default), COSE_EDDSA, COSE_RS256 */
+	bool pin;         /* -N: verify with the PIN (+pin) */
+	bool uv;          /* -V: built-in user verification (+verification) */
+	bool resident;    /* -r: a discoverable credential (key handle "*") */
+	int cred_protect; /* -c: credProtect level 1-3; 0: not asked */
+	bool pin_stdin;   /* --pin-stdin: read the PIN from standard input */
 	bool debug;
 	bool verbose;
 	struct tool_asuser as; /* asuser_begin */

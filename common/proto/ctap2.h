@@ -20,6 +20,15 @@
 #define CTAP2_GET_ASSERTION 0x02
 #define CTAP2_GET_INFO 0x04
 #define CTAP2_CLIENT_PIN 0x06
+#define CTAP2_GET_NEXT_ASSERTION 0x08
+#define CTAP2_SELECTION 0x0B
+
+/* GetInfo: the extensions we use, one bit each. */
+#define CTAP2_EXT_CRED_PROTECT 0x01
+#define CTAP2_CRED_PROTECT_MAX 3 /* userVerificationRequired */
+/* numberOfCredentials we walk at most (a key holding more for one rp is
+ * cut short: the rest is not asked for). */
+#define CTAP2_RK_MAX 64
 
 /* ClientPIN subcommands. */
 #define CTAP2_PIN_GET_RETRIES 0x01
@@ -64,6 +73,7 @@ struct ctap2_info {
 	size_t max_msg; /* 0: not given */
 	int algs[8];    /* COSE algorithms listed (empty: not said) */
 	size_t nalgs;
+	unsigned exts; /* CTAP2_EXT_* the key listed */
 };
 
 /* -1 absent, 0 false, 1 true. */
@@ -83,13 +93,16 @@ const char *ctap2_status_name(uint8_t status);
 struct ctap2_ga {
 	const char *rp_id;
 	const uint8_t *cdh;
-	const struct cred *cred; /* the one allow-list entry */
+	const struct cred *cred; /* the one allow-list entry; NULL: none
+				  * (the key's resident credentials) */
 	int up, uv;              /* -1 omit, 0 false, 1 true */
 	const uint8_t *pin_auth; /* pinUvAuthParam, or NULL */
 	size_t pin_auth_len;
 	int pin_proto;
 };
 int ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len);
+/* GetNextAssertion and authenticatorSelection: the command byte alone. */
+void ctap2_build_bare(uint8_t cmd, uint8_t *buf, size_t *len);
 
 struct ctap2_mc {
 	const struct reg_req *req;
@@ -135,6 +148,7 @@ struct ctap2_ga_reply {
 	size_t sig_len;
 	const uint8_t *user_id;
 	size_t user_id_len;
+	size_t ncreds; /* numberOfCredentials (1 to CTAP2_RK_MAX); 0: absent */
 };
 int ctap2_parse_ga(const uint8_t *p, size_t len, struct ctap2_ga_reply *out);
 
@@ -148,5 +162,9 @@ struct ctap2_mc_reply {
 	size_t attstmt_len;
 };
 int ctap2_parse_mc(const uint8_t *p, size_t len, struct ctap2_mc_reply *out);
+
+/* The credProtect level in an authData extensions map (ext[0..len), as
+ * authdata_parse found it, or NULL): *level 1-3, or 0 when absent. */
+int ctap2_ext_cred_protect(const uint8_t *ext, size_t len, int *level);
 
 #endif

@@ -91,31 +91,89 @@ c2_probe(struct proto_ctx *c, const char *rp_id, const struct cred *cr, int ms)
 	return c2_probe_one(c, rp_id, cr, ms);
 }
 
+/* The strictest of two credentials' options: resident credentials are
+ * asked for together, with what every one of them needs. */
+static void
+c2_opts_join(struct cred_opts *to, const struct cred_opts *o)
+{
+	to->up = to->up > o->up ? to->up : o->up;
+	to->uv = to->uv > o->uv ? to->uv : o->uv;
+	to->pin = to->pin > o->pin ? to->pin : o->pin;
+}
+
+/* Is the key to be asked for its resident credentials (o: the joined
+ * options)? Without a probe, yes; with one, if a silent look finds any
+ * for the rp, or if they need verification (credProtect may hide them
+ * from a look without it). */
+static int
+c2_rk_wanted(struct proto_ctx *c, const struct assert_req *req,
+    const struct cred_opts *o, int64_t deadline)
+{
+	int r;
+
+	if (!req->probe)
+		return ERR_OK;
+	r = c2_probe_one(
+	    c, req->rp_id, NULL, util_cap_ms(C2_PROBE_MS, deadline));
+	if (r == ERR_WRONG_KH && (o->uv == 1 || o->pin == 1))
+		return ERR_OK;
+	return r;
+}
+
+/* The resident entries the key can meet become one candidate, last. */
+static int
+c2_rk_candidate(struct proto_ctx *c, const struct assert_req *req,
+    const struct cred_opts *o, int64_t deadline)
+{
+	struct c2_st *st = c->st;
+	int r;
+
+	if (st->nrk == 0)
+		return ERR_OK;
+	if ((r = c2_rk_wanted(c, req, o, deadline)) == ERR_WRONG_KH) {
+		st->nrk = 0;
+		return ERR_OK;
+	}
+	if (r != ERR_OK)
+		return r;
+	st->copts[st->ncand] = *o;
+	st->cand[st->ncand++] = C2_RK;
+	return ERR_OK;
+}
+
 /* Which allow-list entries to ask for, with their options. */
 static int
 c2_candidates(
     struct proto_ctx *c, const struct assert_req *req, int64_t deadline)
 {
 	struct c2_st *st = c->st;
-	struct cred_opts o;
+	struct cred_opts o, rko = {0, -1, -1};
 	const char *why;
 	size_t i, fit = 0;
 	int r;
 
 	if ((st->cand = calloc(req->nallow, sizeof(size_t))) == NULL ||
-	    (st->copts = calloc(req->nallow, sizeof(*st->copts))) == NULL)
+	    (st->copts = calloc(req->nallow, sizeof(*st->copts))) == NULL ||
+	    (st->rk = calloc(req->nallow, sizeof(size_t))) == NULL)
 		return ERR_NOMEM;
 	for (i = 0; i < req->nallow; i++) {
 		const struct cred *cr = &req->allow[i];
+		bool rk = (cr->flags & CRED_RESIDENT) != 0;
 		proto_cred_opts(req, cr, &o);
 		if (proto_cred_supported(cr, &why) != ERR_OK ||
-		    cr->kh_len == 0 || !c2_key_fits(&st->info, cr, &o)) {
+		    (!rk && cr->kh_len == 0) ||
+		    !c2_key_fits(&st->info, cr, &o)) {
 			log_msg(c->log,
 			    "%s: %s cannot meet what credential %zu asks",
 			    __func__, xport_path(c->x), i + 1);
 			continue;
 		}
 		fit++;
+		if (rk) {
+			c2_opts_join(&rko, &o);
+			st->rk[st->nrk++] = i;
+			continue;
+		}
 		if (req->probe) {
 			r = c2_probe_one(c, c2_cred_rp(req, cr), cr,
 			    util_cap_ms(C2_PROBE_MS, deadline));
@@ -127,27 +185,49 @@ c2_candidates(
 		st->copts[st->ncand] = o;
 		st->cand[st->ncand++] = i;
 	}
-	log_msg(c->log, "%s: %s holds %zu of %zu credentials", __func__,
-	    xport_path(c->x), st->ncand, req->nallow);
+	if ((r = c2_rk_candidate(c, req, &rko, deadline)) != ERR_OK)
+		return r;
+	log_msg(c->log,
+	    "%s: %s holds %zu of %zu credentials (%zu resident ones asked "
+	    "for together)",
+	    __func__, xport_path(c->x), st->ncand - (st->nrk > 0), req->nallow,
+	    st->nrk);
 	if (st->ncand > 0)
 		return ERR_OK;
 	return fit > 0 ? ERR_WRONG_KH : ERR_UNSUPPORTED;
+}
+
+/* The current candidate's allow-list entry; NULL for the resident ones. */
+static const struct cred *
+c2_cand(const struct c2_st *st)
+{
+	size_t k = st->cand[st->next];
+
+	return k == C2_RK ? NULL : &st->areq->allow[k];
+}
+
+const char *
+c2_cand_rp(const struct c2_st *st)
+{
+	const struct cred *cr = c2_cand(st);
+
+	return cr != NULL ? c2_cred_rp(st->areq, cr) : st->areq->rp_id;
 }
 
 static int
 c2_send_ga(struct proto_ctx *c)
 {
 	struct c2_st *st = c->st;
-	const struct cred *cr = &st->areq->allow[st->cand[st->next]];
 	const struct cred_opts *o = &st->copts[st->next];
 	uint8_t auth[PIN_AUTH_MAX];
 	struct ctap2_ga ga;
 	int r;
 
 	memset(&ga, 0, sizeof(ga));
-	ga.rp_id = c2_cred_rp(st->areq, cr);
+	ga.rp_id = c2_cand_rp(st);
 	ga.cdh = st->cdh;
-	ga.cred = cr;
+	ga.cred = c2_cand(st);
+	st->rk_total = st->rk_seen = 0;
 	ga.up = o->up == 0 ? 0 : -1;
 	ga.uv = st->how == C2_HOW_UV_OPT ? 1
 	    : st->how == C2_HOW_NONE     ? o->uv
@@ -173,14 +253,13 @@ static int
 c2_ask_current(struct proto_ctx *c)
 {
 	struct c2_st *st = c->st;
-	const struct cred *cr = &st->areq->allow[st->cand[st->next]];
 
 	st->how = c2_how_for(&st->info, &st->copts[st->next]);
 	st->touch = false;
 	if (st->how != C2_HOW_PIN && st->how != C2_HOW_UV_TOKEN)
 		return c2_send_ga(c);
 	if (st->token_len > 0 && st->token_rp != NULL &&
-	    strcmp(st->token_rp, c2_cred_rp(st->areq, cr)) == 0)
+	    strcmp(st->token_rp, c2_cand_rp(st)) == 0)
 		return c2_send_ga(c);
 	c2_pin_forget(st);
 	return c2_pin_begin(c);
@@ -222,29 +301,14 @@ c2_dup(const uint8_t *p, size_t n, uint8_t **out, size_t *outlen)
 	return ERR_OK;
 }
 
-/* A GetAssertion reply: the one check, plus what CTAP2 adds: the
- * credential named is the one asked for, and the UV flag is set when
- * the PIN or UV was asked for (CVE-2021-31924). */
+/* After the PIN or UV was asked for, the UV flag must be set
+ * (CVE-2021-31924). */
 static int
-c2_check_ga(
-    struct proto_ctx *c, const struct ctap2_ga_reply *g, struct assertion *as)
+c2_check_uv(const struct proto_ctx *c, const struct assertion *as)
 {
-	struct c2_st *st = c->st;
-	const struct cred *cr = &st->areq->allow[st->cand[st->next]];
+	const struct c2_st *st = c->st;
 	const struct cred_opts *o = &st->copts[st->next];
-	const char *rp = c2_cred_rp(st->areq, cr);
-	uint8_t rph[PROTO_RPID_HASH];
-	int r;
 
-	if (g->cred_id != NULL &&
-	    (g->cred_id_len != cr->kh_len ||
-		memcmp(g->cred_id, cr->kh, cr->kh_len)))
-		return ERR_MISMATCH;
-	if ((r = crypto_sha256(rp, strlen(rp), rph)) != ERR_OK ||
-	    (r = proto_check_assertion(cr, rph, st->cdh, o->up == 1,
-		 g->authdata, g->authdata_len, g->sig, g->sig_len, &as->flags,
-		 &as->counter)) != ERR_OK)
-		return r;
 	if ((st->how != C2_HOW_NONE || o->uv == 1 || o->pin == 1) &&
 	    !(as->flags & PROTO_UV)) {
 		log_msg(c->log,
@@ -256,12 +320,90 @@ c2_check_ga(
 	return ERR_OK;
 }
 
+/* A resident credential's reply: which of the user's "*" entries signed
+ * it (its public key verifies the signature)? ERR_WRONG_KH: none (the
+ * key holds someone else's credential for this rp). A wrong rp or a
+ * missing presence flag fails at once: no entry can change those. */
+static int
+c2_check_rk(struct proto_ctx *c, const struct ctap2_ga_reply *g,
+    const uint8_t rph[PROTO_RPID_HASH], struct assertion *as)
+{
+	struct c2_st *st = c->st;
+	const struct cred_opts *o = &st->copts[st->next];
+	size_t k;
+	int r;
+
+	if (g->cred_id == NULL || g->cred_id_len == 0)
+		return ERR_PROTO; /* CTAP2: named when the allow list is empty
+				   */
+	for (k = 0; k < st->nrk; k++) {
+		r = proto_check_assertion(&st->areq->allow[st->rk[k]], rph,
+		    st->cdh, o->up == 1, g->authdata, g->authdata_len, g->sig,
+		    g->sig_len, &as->flags, &as->counter);
+		if (r == ERR_OK) {
+			as->cred_index = st->rk[k];
+			return ERR_OK;
+		}
+		if (r == ERR_MISMATCH || r == ERR_NO_PRESENCE || r == ERR_NOMEM)
+			return r;
+	}
+	log_msg(c->log,
+	    "%s: %s: resident credential %zu of %zu is none of the user's",
+	    __func__, xport_path(c->x), st->rk_seen, st->rk_total);
+	return ERR_WRONG_KH;
+}
+
+/* A GetAssertion reply: the one check, plus what CTAP2 adds: the
+ * credential named is the one asked for, and the UV flag is set when
+ * the PIN or UV was asked for. */
+static int
+c2_check_ga(
+    struct proto_ctx *c, const struct ctap2_ga_reply *g, struct assertion *as)
+{
+	struct c2_st *st = c->st;
+	const struct cred *cr = c2_cand(st);
+	const struct cred_opts *o = &st->copts[st->next];
+	const char *rp = c2_cand_rp(st);
+	uint8_t rph[PROTO_RPID_HASH];
+	int r;
+
+	if ((r = crypto_sha256(rp, strlen(rp), rph)) != ERR_OK)
+		return r;
+	if (cr == NULL) {
+		if ((r = c2_check_rk(c, g, rph, as)) != ERR_OK)
+			return r;
+		return c2_check_uv(c, as);
+	}
+	if (g->cred_id != NULL &&
+	    (g->cred_id_len != cr->kh_len ||
+		memcmp(g->cred_id, cr->kh, cr->kh_len)))
+		return ERR_MISMATCH;
+	as->cred_index = st->cand[st->next];
+	if ((r = proto_check_assertion(cr, rph, st->cdh, o->up == 1,
+		 g->authdata, g->authdata_len, g->sig, g->sig_len, &as->flags,
+		 &as->counter)) != ERR_OK)
+		return r;
+	return c2_check_uv(c, as);
+}
+
+/* The next of the key's resident credentials (GetNextAssertion: no
+ * touch, the same cdh), while there are more. */
+static int
+c2_next_rk(struct proto_ctx *c)
+{
+	struct c2_st *st = c->st;
+
+	if (c2_cand(st) != NULL || st->rk_seen >= st->rk_total)
+		return ERR_WRONG_KH;
+	ctap2_build_bare(CTAP2_GET_NEXT_ASSERTION, st->msg, &st->msg_len);
+	return c2_pending(c2_send(c));
+}
+
 static int
 c2_assertion(
     struct proto_ctx *c, const uint8_t *body, size_t len, struct assertion *out)
 {
 	struct c2_st *st = c->st;
-	const struct cred *cr = &st->areq->allow[st->cand[st->next]];
 	struct ctap2_ga_reply g;
 	struct assertion as;
 	int r;
@@ -272,13 +414,17 @@ c2_assertion(
 		    __func__, xport_path(c->x));
 		return r;
 	}
-	as.cred_index = st->cand[st->next];
-	if ((r = c2_check_ga(c, &g, &as)) != ERR_OK ||
+	if (st->rk_seen++ == 0)
+		st->rk_total = g.ncreds > 0 ? g.ncreds : 1;
+	if ((r = c2_check_ga(c, &g, &as)) == ERR_WRONG_KH)
+		return c2_next_rk(c);
+	if (r != ERR_OK ||
 	    (r = c2_dup(g.authdata, g.authdata_len, &as.authdata,
 		 &as.authdata_len)) != ERR_OK ||
 	    (r = c2_dup(g.sig, g.sig_len, &as.sig, &as.sig_len)) != ERR_OK ||
-	    (r = c2_dup(cr->kh, cr->kh_len, &as.cred_id, &as.cred_id_len)) !=
-		ERR_OK ||
+	    (r = c2_dup(c2_cand(st) != NULL ? c2_cand(st)->kh : g.cred_id,
+		 c2_cand(st) != NULL ? c2_cand(st)->kh_len : g.cred_id_len,
+		 &as.cred_id, &as.cred_id_len)) != ERR_OK ||
 	    (r = c2_dup(g.user_id, g.user_id_len, &as.user_handle,
 		 &as.user_handle_len)) != ERR_OK) {
 		assertion_clear(&as);

@@ -111,25 +111,40 @@ text_is(const char *s, size_t n, const char *want)
 	return n == strlen(want) && memcmp(s, want, n) == 0;
 }
 
+struct info_name {
+	const char *name;
+	unsigned bit;
+};
+
+static const struct info_name info_version_names[] = {
+    {"U2F_V2", CTAP2_V_U2F},
+    {"FIDO_2_0", CTAP2_V_20},
+    {"FIDO_2_1_PRE", CTAP2_V_21PRE},
+    {"FIDO_2_1", CTAP2_V_21},
+    {NULL, 0},
+};
+
+static const struct info_name info_ext_names[] = {
+    {"credProtect", CTAP2_EXT_CRED_PROTECT},
+    {NULL, 0},
+};
+
+/* An array of strings (versions, extensions): the bits of those named
+ * in names[] (ending with a NULL name), others ignored. */
 static int
-info_versions(struct cbor_rd *r, struct ctap2_info *out)
+info_strings(struct cbor_rd *r, const struct info_name *names, unsigned *bits)
 {
 	const char *s;
-	size_t n, i, len;
+	size_t n, i, k, len;
 
 	if (cbor_get_array(r, &n) != ERR_OK)
 		return ERR_PROTO;
 	for (i = 0; i < n; i++) {
 		if (cbor_get_text(r, &s, &len) != ERR_OK)
 			return ERR_PROTO;
-		if (text_is(s, len, "U2F_V2"))
-			out->versions |= CTAP2_V_U2F;
-		else if (text_is(s, len, "FIDO_2_0"))
-			out->versions |= CTAP2_V_20;
-		else if (text_is(s, len, "FIDO_2_1_PRE"))
-			out->versions |= CTAP2_V_21PRE;
-		else if (text_is(s, len, "FIDO_2_1"))
-			out->versions |= CTAP2_V_21;
+		for (k = 0; names[k].name != NULL; k++)
+			if (text_is(s, len, names[k].name))
+				*bits |= names[k].bit;
 	}
 	return ERR_OK;
 }
@@ -229,7 +244,9 @@ info_field(struct cbor_rd *r, uint64_t key, struct ctap2_info *out)
 
 	switch (key) {
 	case 1:
-		return info_versions(r, out);
+		return info_strings(r, info_version_names, &out->versions);
+	case 2:
+		return info_strings(r, info_ext_names, &out->exts);
 	case 3:
 		if (cbor_get_bytes(r, &p, &n) != ERR_OK || n != 16)
 			return ERR_PROTO;

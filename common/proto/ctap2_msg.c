@@ -57,14 +57,18 @@ ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len)
 	struct cbor_wr w;
 
 	cbor_wr_init(&w, buf + 1, CTAP2_MSG_MAX - 1);
-	cbor_put_map(&w, 3 + (size_t)opts + (ga->pin_auth != NULL ? 2 : 0));
+	cbor_put_map(&w,
+	    2 + (size_t)(ga->cred != NULL) + (size_t)opts +
+		(ga->pin_auth != NULL ? 2 : 0));
 	cbor_put_uint(&w, 1);
 	cbor_put_str(&w, ga->rp_id);
 	cbor_put_uint(&w, 2);
 	cbor_put_bytes(&w, ga->cdh, PROTO_CDH_LEN);
-	cbor_put_uint(&w, 3);
-	cbor_put_array(&w, 1);
-	put_descriptor(&w, ga->cred->kh, ga->cred->kh_len);
+	if (ga->cred != NULL) {
+		cbor_put_uint(&w, 3);
+		cbor_put_array(&w, 1);
+		put_descriptor(&w, ga->cred->kh, ga->cred->kh_len);
+	}
 	if (opts) {
 		cbor_put_uint(&w, 5);
 		put_options(&w, -1, ga->up, ga->uv);
@@ -76,6 +80,13 @@ ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len)
 		cbor_put_uint(&w, (uint64_t)ga->pin_proto);
 	}
 	return finish(&w, CTAP2_GET_ASSERTION, buf, len);
+}
+
+void
+ctap2_build_bare(uint8_t cmd, uint8_t *buf, size_t *len)
+{
+	buf[0] = cmd;
+	*len = 1;
 }
 
 static void
@@ -110,14 +121,17 @@ ctap2_build_mc(const struct ctap2_mc *mc, uint8_t *buf, size_t *len)
 {
 	const struct reg_req *req = mc->req;
 	bool excl = req->nexclude > 0, opts = mc->rk >= 0 || mc->uv >= 0;
+	bool ext = req->cred_protect > 0;
 	struct cbor_wr w;
 
 	if (req->user.id == NULL || req->user.name == NULL ||
-	    req->user.display_name == NULL)
+	    req->user.display_name == NULL ||
+	    req->cred_protect > CTAP2_CRED_PROTECT_MAX || req->cred_protect < 0)
 		return ERR_INVAL;
 	cbor_wr_init(&w, buf + 1, CTAP2_MSG_MAX - 1);
 	cbor_put_map(&w,
-	    4 + (size_t)excl + (size_t)opts + (mc->pin_auth != NULL ? 2 : 0));
+	    4 + (size_t)excl + (size_t)ext + (size_t)opts +
+		(mc->pin_auth != NULL ? 2 : 0));
 	cbor_put_uint(&w, 1);
 	cbor_put_bytes(&w, req->cdh, PROTO_CDH_LEN);
 	cbor_put_uint(&w, 2);
@@ -138,6 +152,12 @@ ctap2_build_mc(const struct ctap2_mc *mc, uint8_t *buf, size_t *len)
 	if (excl) {
 		cbor_put_uint(&w, 5);
 		put_exclude(&w, req);
+	}
+	if (ext) {
+		cbor_put_uint(&w, 6);
+		cbor_put_map(&w, 1);
+		cbor_put_str(&w, "credProtect");
+		cbor_put_uint(&w, (uint64_t)req->cred_protect);
 	}
 	if (opts) {
 		cbor_put_uint(&w, 7);
@@ -269,6 +289,8 @@ read_descriptor(struct cbor_rd *r, const uint8_t **id, size_t *len)
 static int
 ga_field(struct cbor_rd *r, uint64_t key, struct ctap2_ga_reply *out)
 {
+	uint64_t v;
+
 	switch (key) {
 	case 1:
 		return read_descriptor(r, &out->cred_id, &out->cred_id_len);
@@ -283,6 +305,11 @@ ga_field(struct cbor_rd *r, uint64_t key, struct ctap2_ga_reply *out)
 		    : ERR_PROTO;
 	case 4:
 		return read_descriptor(r, &out->user_id, &out->user_id_len);
+	case 5:
+		if (cbor_get_uint(r, &v) != ERR_OK || v < 1 || v > CTAP2_RK_MAX)
+			return ERR_PROTO;
+		out->ncreds = (size_t)v;
+		return ERR_OK;
 	default:
 		return cbor_skip(r) == ERR_OK ? ERR_OK : ERR_PROTO;
 	}
@@ -338,5 +365,31 @@ ctap2_parse_mc(const uint8_t *p, size_t len, struct ctap2_mc_reply *out)
 	}
 	if (out->fmt == NULL || out->authdata == NULL || out->attstmt == NULL)
 		return ERR_PROTO;
+	return ERR_OK;
+}
+
+int
+ctap2_ext_cred_protect(const uint8_t *ext, size_t len, int *level)
+{
+	struct cbor_rd r;
+	uint64_t v;
+	size_t n, i;
+
+	*level = 0;
+	if (ext == NULL)
+		return ERR_OK;
+	cbor_rd_init(&r, ext, len);
+	if (cbor_get_map(&r, &n) != ERR_OK)
+		return ERR_PROTO;
+	for (i = 0; i < n; i++) {
+		if (cbor_take_text_key(&r, "credProtect")) {
+			if (cbor_get_uint(&r, &v) != ERR_OK || v < 1 ||
+			    v > CTAP2_CRED_PROTECT_MAX)
+				return ERR_PROTO;
+			*level = (int)v;
+		} else if (cbor_skip(&r) != ERR_OK || cbor_skip(&r) != ERR_OK) {
+			return ERR_PROTO;
+		}
+	}
 	return ERR_OK;
 }

@@ -38,9 +38,12 @@ c2_reset(struct c2_st *st)
 	c2_pin_forget(st);
 	free(st->cand);
 	free(st->copts);
+	free(st->rk);
 	st->cand = NULL;
 	st->copts = NULL;
+	st->rk = NULL;
 	st->ncand = st->next = 0;
+	st->nrk = st->rk_total = st->rk_seen = 0;
 	st->op = C2_OP_NONE;
 	st->in_flight = st->touch = false;
 	st->areq = NULL;

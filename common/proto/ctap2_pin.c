@@ -18,14 +18,9 @@
 static const char *
 c2_rp(const struct c2_st *st)
 {
-	const struct cred *cr;
-
 	if (st->op == C2_OP_REGISTER)
 		return st->rreq->rp_id;
-	cr = &st->areq->allow[st->cand[st->next]];
-	if ((cr->flags & CRED_APPID) && st->areq->appid != NULL)
-		return st->areq->appid;
-	return st->areq->rp_id;
+	return c2_cand_rp(st);
 }
 
 static int

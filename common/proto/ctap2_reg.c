@@ -75,6 +75,29 @@ c2_reg_how(struct proto_ctx *c, const struct reg_req *req, enum c2_how *how)
 	return ERR_OK;
 }
 
+/* Can the key store a resident credential and apply credProtect, where
+ * asked? */
+static int
+c2_reg_fits(struct proto_ctx *c, const struct reg_req *req)
+{
+	const struct ctap2_info *in = &((struct c2_st *)c->st)->info;
+
+	if (req->resident && ctap2_info_opt(in, CTAP2_OPT_RK) != 1) {
+		log_msg(c->log,
+		    "%s: %s cannot store resident credentials (no rk "
+		    "option)",
+		    __func__, xport_path(c->x));
+		return ERR_UNSUPPORTED;
+	}
+	if (req->cred_protect > 0 && !(in->exts & CTAP2_EXT_CRED_PROTECT)) {
+		log_msg(c->log,
+		    "%s: %s does not list the credProtect extension", __func__,
+		    xport_path(c->x));
+		return ERR_UNSUPPORTED;
+	}
+	return ERR_OK;
+}
+
 int
 c2_reg_begin(struct proto_ctx *c, const struct reg_req *req)
 {
@@ -90,7 +113,8 @@ c2_reg_begin(struct proto_ctx *c, const struct reg_req *req)
 					      : "such");
 		return ERR_UNSUPPORTED;
 	}
-	if ((r = c2_reg_how(c, req, &how)) != ERR_OK)
+	if ((r = c2_reg_fits(c, req)) != ERR_OK ||
+	    (r = c2_reg_how(c, req, &how)) != ERR_OK)
 		return r;
 	st->op = C2_OP_REGISTER;
 	st->how = how;
@@ -116,6 +140,26 @@ c2_dup(const uint8_t *p, size_t n, uint8_t **out, size_t *outlen)
 	return ERR_OK;
 }
 
+/* The level asked for is the one the key applied (its authData says). */
+static int
+c2_check_protect(struct proto_ctx *c, const struct authdata *ad)
+{
+	const struct c2_st *st = c->st;
+	int level = 0;
+
+	if (st->rreq->cred_protect == 0)
+		return ERR_OK;
+	if (ctap2_ext_cred_protect(ad->ext, ad->ext_len, &level) != ERR_OK)
+		return ERR_PROTO;
+	if (level != st->rreq->cred_protect) {
+		log_msg(c->log,
+		    "%s: %s: credProtect %d asked for, the key applied %d",
+		    __func__, xport_path(c->x), st->rreq->cred_protect, level);
+		return ERR_MISMATCH;
+	}
+	return ERR_OK;
+}
+
 static int
 c2_check_mc(struct proto_ctx *c, const struct ctap2_mc_reply *m,
     const struct authdata *ad)
@@ -136,7 +180,7 @@ c2_check_mc(struct proto_ctx *c, const struct ctap2_mc_reply *m,
 	if (ad->type != st->rreq->type)
 		return ERR_PROTO;
 	(void)m;
-	return ERR_OK;
+	return c2_check_protect(c, ad);
 }
 
 static int

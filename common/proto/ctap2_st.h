@@ -14,6 +14,8 @@
  * lost (e.g. hidraw dropped the reply from a full queue): send it again. */
 #define C2_STALL_MS 2000
 
+#define C2_RK SIZE_MAX /* the candidate "the key's resident credentials" */
+
 enum c2_op { C2_OP_NONE, C2_OP_REGISTER, C2_OP_ASSERT };
 enum c2_phase { C2_PH_KA, C2_PH_TOKEN, C2_PH_MAIN };
 /* How the user is verified for the request being asked. */
@@ -48,6 +50,11 @@ struct c2_st {
 	struct cred_opts *copts;
 	size_t ncand, next;
 	bool walk;
+	/* resident credentials: the allow-list entries "*" that the key can
+	 * meet, asked for together (one candidate, C2_RK) with an empty
+	 * allow list; numberOfCredentials and the replies read so far */
+	size_t *rk;
+	size_t nrk, rk_total, rk_seen;
 	/* registration */
 	const struct reg_req *rreq;
 };
@@ -76,6 +83,8 @@ int c2_recv_step(struct proto_ctx *c, size_t *len);
 void c2_cancel(struct proto_ctx *c);
 
 /* ctap2_ga.c */
+/* The rp id the current candidate is asked for under. */
+const char *c2_cand_rp(const struct c2_st *st);
 int c2_assert_begin(
     struct proto_ctx *c, const struct assert_req *req, int64_t deadline);
 int c2_assert_step(struct proto_ctx *c, struct assertion *out);

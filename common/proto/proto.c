@@ -38,9 +38,7 @@ int
 proto_cred_supported(const struct cred *c, const char **why)
 {
 	*why = NULL;
-	if (c->flags & CRED_RESIDENT)
-		*why = "a resident credential";
-	else if (cred_type_name(c->type) == NULL)
+	if (cred_type_name(c->type) == NULL)
 		*why = "an unknown key type";
 	return *why == NULL ? ERR_OK : ERR_UNSUPPORTED;
 }

@@ -62,6 +62,7 @@ struct reg_req {
 	const char *rp_name; /* CTAP2 rp.name (pamu2fcfg -i); NULL: rp_id */
 	bool pin;            /* verify with the PIN (pamu2fcfg -N) */
 	const struct proto_pin *pin_cb; /* NULL: no PIN can be asked for */
+	int cred_protect; /* credProtect level 1-3 (CTAP 2.1 12.1); 0 none */
 };
 
 /* A registration whose attestation signature has been verified. */

@@ -309,7 +309,7 @@ u2f_reg_begin(struct proto_ctx *c, const struct reg_req *req)
 	int r;
 
 	if (req->type != COSE_ES256 || req->resident || req->uv || req->pin ||
-	    req->pin_token != NULL)
+	    req->pin_token != NULL || req->cred_protect != 0)
 		return ERR_UNSUPPORTED;
 	if ((r = u2f_begin(c, U2F_OP_REGISTER, req->rp_id, req->cdh)) != ERR_OK)
 		return r;

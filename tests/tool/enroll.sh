@@ -51,20 +51,21 @@ ok $? "-v shows the attestation subject and the device on stderr"
 run $DEV -t es256 -u alice
 expect 0 "-t es256 (any case) is accepted"
 
-for opt in "-t FOO" -r --resident --bogus "--timeout x" \
+for opt in "-t FOO" "-c 0" "-c 4" "--cred-protect x" "-c 3" "-r -c 2" \
+    --bogus "--timeout x" \
     "--remove 0" "--add --list" "-n --add" "extra"; do
 	run $DEV -u alice $opt
 	[ "$RC" -eq 2 ] && [ ! -s "$WORK/out" ]
 	ok $? "'$opt' is a usage error (exit 2, stdout empty)"
 done
-run -r
-grep -q 'resident credentials) is not supported yet' "$WORK/err"
-ok $? "-r explains that resident credentials are not supported yet"
+run $DEV -u alice -c 3
+grep -q -- '-c 3 needs -N or -V' "$WORK/err"
+ok $? "-c 3 without -N or -V: the credential would be hidden, said so"
 
 # What only a FIDO2 key can do, asked of this U2F-only key: refused
 # with a message, nothing printed (tests/tool/ctap2.sh: the FIDO2 token).
 for opt in "-t EDDSA" "-t eddsa" "-t RS256" -N --pin-verification -V \
-    --user-verification; do
+    --user-verification -r --resident "-c 1" "-N -c 3"; do
 	run $DEV -u alice $opt
 	[ "$RC" -eq 1 ] && [ ! -s "$WORK/out" ] &&
 	    grep -q 'cannot do what was asked' "$WORK/err"
