@@ -1,7 +1,10 @@
 /* --add: register a key and add its credential to the user's line,
- * atomically, refusing a key that already holds one of them: checked on
- * every key before the touch, and again on the registered key under the
- * file's lock, against what concurrent runs added meanwhile. */
+ * atomically. A key that already holds one of the user's credentials is
+ * not asked (the others are: a backup key is enrolled while the first
+ * stays plugged in; a FIDO2 key also gets them as its exclude list), and
+ * is refused when it is the only one; checked again on the registered
+ * key under the file's lock, against what concurrent runs added
+ * meanwhile. */
 #include "config.h"
 
 #include <errno.h>
@@ -120,13 +123,14 @@ add_register(struct edit_ctx *c, struct cred *cred)
 		goto fail;
 	if ((r = enroll_open(c->o, &c->devs, &c->ndevs)) != ERR_OK)
 		goto fail;
-	if (enroll_held(c->o, c->devs, c->ndevs, creds, n, &which) == ERR_OK) {
+	if (enroll_exclude(c->o, c->devs, &c->ndevs, creds, n, &which) !=
+	    ERR_OK) {
 		tool_msg("key already enrolled for %s (credential %zu in %s)",
 		    c->o->user, which + 1, c->path);
 		r = ERR_CANCELLED;
 		goto fail;
 	}
-	r = enroll_register(c->o, c->devs, c->ndevs, cred, &which);
+	r = enroll_register(c->o, c->devs, c->ndevs, creds, n, cred, &which);
 	if (r != ERR_OK)
 		enroll_explain_open(c->o, r);
 	else if (which < c->ndevs)

@@ -276,7 +276,7 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
  * credential with the options the user asked for. */
 int
 enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
-    struct cred *cred, size_t *which_dev)
+    const struct cred *excl, size_t nexcl, struct cred *cred, size_t *which_dev)
 {
 	bool pin_stdin = o->pin_stdin;
 	const struct proto_pin pin = {tool_pin_get, tool_pin_tell, &pin_stdin};
@@ -298,6 +298,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.resident = o->resident;
 	req.cred_protect = o->cred_protect;
 	req.pin_cb = &pin;
+	req.exclude = excl; /* a FIDO2 key holding one refuses */
+	req.nexclude = nexcl;
 	/* pam-u2f's user entity: 32 random bytes, name = displayName */
 	req.user.id = user_id;
 	req.user.id_len = sizeof(user_id);
@@ -376,6 +378,32 @@ enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
 	return ERR_NOT_FOUND;
 }
 
+/* Keys that already hold one of creds leave the list (closed), each
+ * named; ERR_OK while some key is left, else ERR_CANCELLED with *which
+ * the credential the last one holds. */
+int
+enroll_exclude(const struct tool_opts *o, struct dev **devs, size_t *n,
+    const struct cred *creds, size_t ncreds, size_t *which)
+{
+	size_t d = 0, w, all = *n;
+
+	while (d < *n) {
+		if (enroll_held(o, &devs[d], 1, creds, ncreds, &w) != ERR_OK) {
+			d++;
+			continue;
+		}
+		*which = w;
+		if (all > 1)
+			tool_msg("%s already holds credential %zu of %s: not "
+				 "asked",
+			    dev_path(devs[d]), w + 1, o->user);
+		dev_close(&devs[d]);
+		memmove(&devs[d], &devs[d + 1], (*n - d - 1) * sizeof(*devs));
+		(*n)--;
+	}
+	return *n > 0 ? ERR_OK : ERR_CANCELLED;
+}
+
 /* The older tool's job: register and print "user:cred" (or ":cred" with
  * -n) with no newline. Nothing reaches stdout unless all went well. */
 int
@@ -390,7 +418,8 @@ enroll_print(const struct tool_opts *o)
 	memset(&cred, 0, sizeof(cred));
 	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK)
 		goto fail;
-	if ((r = enroll_register(o, devs, ndevs, &cred, NULL)) != ERR_OK) {
+	if ((r = enroll_register(o, devs, ndevs, NULL, 0, &cred, NULL)) !=
+	    ERR_OK) {
 		enroll_explain_open(o, r);
 		goto fail;
 	}

@@ -122,8 +122,11 @@ int config_authfile(const struct tool_opts *o, char **path);
 int enroll_open(const struct tool_opts *o, struct dev ***devs, size_t *n);
 void enroll_explain_open(const struct tool_opts *o, int err);
 int enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
-    struct cred *cred, size_t *which_dev);
+    const struct cred *excl, size_t nexcl, struct cred *cred,
+    size_t *which_dev);
 int enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
+    const struct cred *creds, size_t ncreds, size_t *which);
+int enroll_exclude(const struct tool_opts *o, struct dev **devs, size_t *n,
     const struct cred *creds, size_t ncreds, size_t *which);
 int enroll_print(const struct tool_opts *o);
 
