@@ -465,6 +465,31 @@ c2_escalate(struct proto_ctx *c)
 	return c2_pending(c2_ask_current(c));
 }
 
+/* Built-in verification failed or is blocked: the user is told, and the
+ * PIN is asked for instead where the key has one and the credential
+ * allows it (pinverification=0 does not), as pam-u2f users ask (#276,
+ * #388); the UV flag is still required. Else the error stands. */
+static int
+c2_uv_fallback(struct proto_ctx *c, int r)
+{
+	struct c2_st *st = c->st;
+	struct cred_opts *o = &st->copts[st->next];
+
+	if (r != ERR_UV_INVALID && r != ERR_UV_BLOCKED)
+		return r;
+	c2_pin_failed(c, r);
+	if ((st->how != C2_HOW_UV_TOKEN && st->how != C2_HOW_UV_OPT) ||
+	    o->pin == 0 || st->pin_cb == NULL ||
+	    ctap2_info_opt(&st->info, CTAP2_OPT_CLIENT_PIN) != 1)
+		return r;
+	log_msg(c->log,
+	    "%s: %s: built-in verification refused; the PIN "
+	    "instead",
+	    __func__, xport_path(c->x));
+	o->pin = 1;
+	return c2_pending(c2_ask_current(c));
+}
+
 static int
 c2_main_reply(struct proto_ctx *c, int r, size_t len, struct assertion *out)
 {
@@ -476,7 +501,7 @@ c2_main_reply(struct proto_ctx *c, int r, size_t len, struct assertion *out)
 		return c2_next_candidate(c);
 	if (r == ERR_PIN_REQUIRED)
 		return c2_escalate(c);
-	return r;
+	return c2_uv_fallback(c, r);
 }
 
 int
@@ -496,6 +521,8 @@ c2_assert_step(struct proto_ctx *c, struct assertion *out)
 		if (r == ERR_OK &&
 		    (r = c2_pin_step(c, st->rx + 1, len - 1)) == ERR_OK)
 			r = c2_pending(c2_send_ga(c));
+		else if (r == ERR_UV_INVALID || r == ERR_UV_BLOCKED)
+			r = c2_uv_fallback(c, r);
 		else if (c2_pin_refused(r))
 			c2_pin_failed(c, r);
 	} else {

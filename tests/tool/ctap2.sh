@@ -138,6 +138,34 @@ ok $? "+verification logs in with built-in UV (no PIN asked)"
 ! grep -q "Please enter the PIN" "$WORK/pam.out"
 ok $? "+verification: no PIN prompt"
 
+# ---- built-in UV fails: the PIN instead, where allowed ----
+restart k --ctap2 2.1 --pin 1234 --uv fail --presence now
+login k "$WORK/map.uv" 1234
+ok $? "+verification: the key's UV fails, the PIN logs in instead"
+grep -q "Please enter the PIN" "$WORK/pam.out" &&
+    grep -q "built-in user verification failed: [0-9]* tr" "$WORK/pam.out"
+st=$?
+[ $st -eq 0 ] || sed 's/^/# /' "$WORK/pam.out"
+ok $st "... the user is told, then asked for the PIN"
+login k "$WORK/map.uv" 1234 pinverification=0
+[ $? -ne 0 ] && ! grep -q "Please enter the PIN" "$WORK/pam.out"
+ok $? "... not with pinverification=0: refused, no PIN prompt"
+login k "$WORK/map.uv" 9999
+[ $? -ne 0 ]
+ok $? "... a wrong PIN after the failed UV is refused"
+for v in 2.0 2.1-pre; do
+	restart k --ctap2 "$v" --pin 1234 --uv fail --presence now
+	login k "$WORK/map.uv" 1234
+	ok $? "CTAP $v (the uv option): UV fails, the PIN logs in instead"
+done
+token uvnopin --ctap2 2.1 --uv ok --presence now || exit 1
+enroll uvnopin "$WORK/map.uvnopin" -V
+restart uvnopin --ctap2 2.1 --uv fail --presence now
+login uvnopin "$WORK/map.uvnopin" ""
+[ $? -ne 0 ] && ! grep -q "Please enter the PIN" "$WORK/pam.out"
+ok $? "a key whose UV fails and that has no PIN: refused, no prompt"
+restart k --ctap2 2.1 --pin 1234 --uv ok --presence now
+
 # ---- a key that cannot meet the credential is skipped ----
 restart k --ctap2 2.1 --presence now
 login k "$WORK/map.uv" ""
