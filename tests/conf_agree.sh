@@ -6,15 +6,7 @@
 # over the file. Needs root: the file must be owned by root.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
-MODULE="$(cd "$top_builddir" && pwd)/pam_u2f/.libs/pam_u2f.so"
-if ! command -v pamtester >/dev/null 2>&1 || [ ! -f "$MODULE" ]; then
-	echo "1..0 # SKIP pamtester or pam_u2f.so missing"
-	exit 0
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (pam_u2f.conf must be owned by root)"
-	exit 0
-fi
+need_module "pam_u2f.conf must be owned by root"
 
 token t --presence now || { echo "Bail out! softtoken did not start"; exit 1; }
 ME=$(id -un)

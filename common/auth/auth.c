@@ -2,6 +2,7 @@
  * poll(2), first verified answer wins, cancel the others. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +12,18 @@
 
 #define AUTH_PIN_MAX 64 /* CTAP2's longest PIN (63) and its NUL */
 
-/* The PIN of one transaction: asked for once, when the first key needs
- * it, then given to every key that asks; wiped at the end. */
+#define AUTH_DEV_MAX 256 /* a device path, as the PIN's owner */
+
+/* The PIN of one transaction: asked for when a key needs it, for that
+ * key only (a PIN typed for one key is a wrong PIN for another, and
+ * costs it a try): the same key asking again gets it without a prompt,
+ * another key means a new prompt. Wiped at the end. */
 struct auth_pin {
 	const struct proto_pin *user;
 	struct proto_pin wrap;
 	char pin[AUTH_PIN_MAX];
-	int state; /* 0 not asked yet, 1 have it, else the error */
+	char dev[AUTH_DEV_MAX]; /* the key it was typed for */
+	int state;              /* 0 not asked yet, 1 have it, else the error */
 };
 
 static int
@@ -25,7 +31,12 @@ auth_pin_get(void *arg, const char *dev, char *pin, size_t cap)
 {
 	struct auth_pin *ap = arg;
 
+	if (ap->state == 1 && strcmp(ap->dev, dev) != 0) {
+		util_wipe(ap->pin, sizeof(ap->pin));
+		ap->state = 0;
+	}
 	if (ap->state == 0) {
+		snprintf(ap->dev, sizeof(ap->dev), "%s", dev);
 		ap->state =
 		    ap->user->get(ap->user->arg, dev, ap->pin, sizeof(ap->pin));
 		if (ap->state == ERR_OK)
@@ -69,6 +80,12 @@ struct auth_op {
 	struct reg_result *rr; /* auth_register */
 	const struct auth_req *req;
 	bool cued; /* the cue was given */
+	/* the PIN gate (auth_gate) */
+	bool *active;
+	size_t ndevs;
+	bool pin_went; /* a key was let through to its PIN unpicked */
+	bool picking;  /* the keys at the gate wait for the user's pick */
+	bool chosen;   /* the user picked a key: the others are cancelled */
 };
 
 /* The cue, once: at once for U2F keys (they need the touch from the
@@ -104,6 +121,53 @@ auth_check_creds(const struct auth_req *req)
 	return ERR_OK;
 }
 
+/* The user picked device k (a touch answering the selection, or its
+ * built-in verification): the others stop. */
+static void
+auth_picked(struct auth_op *op, size_t k)
+{
+	size_t i;
+
+	op->chosen = true;
+	log_msg(op->log, "%s: %s: picked; the other keys stop", "auth_run",
+	    dev_path(op->devs[k]));
+	for (i = 0; i < op->ndevs; i++) {
+		if (i != k && op->active[i]) {
+			dev_cancel(op->devs[i]);
+			op->active[i] = false;
+		}
+	}
+}
+
+/* The PIN gate: keys stopped before asking for their PIN go on. One
+ * alone asks for its PIN at once (one PIN prompt, one touch); with two
+ * or more, or once a key went that way, each has the user pick it with
+ * a touch first, and only the picked key asks. */
+static void
+auth_gate(struct auth_op *op)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < op->ndevs; i++)
+		if (op->active[i] && dev_gated(op->devs[i]))
+			n++;
+	if (n == 0)
+		return;
+	if (n >= 2 || op->pin_went)
+		op->picking = true;
+	for (i = 0; i < op->ndevs; i++) {
+		if (!op->active[i] || !dev_gated(op->devs[i]))
+			continue;
+		if (dev_ungate(op->devs[i], op->picking && !op->chosen) !=
+		    ERR_OK) {
+			dev_cancel(op->devs[i]);
+			op->active[i] = false;
+		} else if (!op->picking) {
+			op->pin_went = true;
+		}
+	}
+}
+
 static int
 auth_assert_step(void *arg, size_t i)
 {
@@ -114,7 +178,12 @@ auth_assert_step(void *arg, size_t i)
 	    r != ERR_PENDING)
 		log_msg(op->log, "%s: %s: %s", "auth_run",
 		    dev_path(op->devs[i]), err_str(r));
-	if (r == ERR_PENDING && dev_wants_touch(op->devs[i]))
+	if (r != ERR_PENDING)
+		return r;
+	if (!op->chosen && dev_chosen(op->devs[i]))
+		auth_picked(op, i);
+	auth_gate(op);
+	if (dev_wants_touch(op->devs[i]))
 		auth_cue(op);
 	return r;
 }
@@ -129,6 +198,11 @@ auth_reg_step(void *arg, size_t i)
 	    r != ERR_PENDING)
 		log_msg(op->log, "%s: %s: %s", "auth_register",
 		    dev_path(op->devs[i]), err_str(r));
+	if (r != ERR_PENDING)
+		return r;
+	if (!op->chosen && dev_chosen(op->devs[i]))
+		auth_picked(op, i);
+	auth_gate(op);
 	return r;
 }
 
@@ -199,13 +273,15 @@ auth_assert_req(
 	ar->nallow = req->ncreds;
 	ar->presence = req->presence;
 	ar->probe = !req->nodetect;
+	ar->pin_gate = true;
 }
 
 static int
 auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res, bool *active, int64_t deadline)
 {
-	struct auth_op op = {devs, req->log, &res->assertion, NULL, req, false};
+	struct auth_op op = {devs, req->log, &res->assertion, NULL, req, false,
+	    active, ndevs, false, false, false};
 	struct assert_req ar;
 	struct auth_pin ap;
 	size_t nactive = 0;
@@ -223,6 +299,7 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		r = dev_err != ERR_OK ? dev_err : ERR_WRONG_KH;
 		goto fail;
 	}
+	auth_gate(&op);
 	if (auth_cue_at_once(devs, ndevs, active))
 		auth_cue(&op);
 	r = wait_run(devs, ndevs, active, auth_assert_step, &op, deadline,
@@ -270,7 +347,8 @@ int
 auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
 {
-	struct auth_op op = {devs, lg, NULL, out, NULL, false};
+	struct auth_op op = {
+	    devs, lg, NULL, out, NULL, false, NULL, ndevs, false, false, false};
 	int64_t deadline = util_now_ms() + ms;
 	struct reg_req rq = *req;
 	bool *active = NULL;
@@ -283,6 +361,8 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
 		return ERR_NOMEM;
 	rq.pin_cb = auth_pin_init(&ap, req->pin_cb);
+	rq.pin_gate = true;
+	op.active = active;
 	for (i = 0; i < ndevs; i++) {
 		if ((r = dev_register_begin(devs[i], &rq)) == ERR_OK) {
 			active[i] = true;
@@ -292,6 +372,7 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 			    err_str(r));
 	}
 	if (nactive > 0) {
+		auth_gate(&op);
 		r = wait_run(devs, ndevs, active, auth_reg_step, &op, deadline,
 		    dev_index, NULL);
 		auth_cancel_rest(devs, ndevs, active, r, *dev_index);

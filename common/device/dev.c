@@ -214,6 +214,26 @@ dev_wants_touch(const struct dev *d)
 	return d->proto->wants_touch(&d->ctx);
 }
 
+bool
+dev_gated(const struct dev *d)
+{
+	return d->proto->gated != NULL && d->proto->gated(&d->ctx);
+}
+
+int
+dev_ungate(struct dev *d, bool select)
+{
+	if (d->proto->ungate == NULL)
+		return ERR_UNSUPPORTED;
+	return d->proto->ungate(&d->ctx, select);
+}
+
+bool
+dev_chosen(const struct dev *d)
+{
+	return d->proto->chosen != NULL && d->proto->chosen(&d->ctx);
+}
+
 /* Sleep in poll(2) until d has input, its wake time, or deadline (with
  * nothing to poll, in util_sleep_ms). */
 static void

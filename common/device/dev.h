@@ -84,6 +84,11 @@ int dev_fd(const struct dev *d);
 int64_t dev_wake_at(const struct dev *d);
 /* Is the device waiting for a touch now? */
 bool dev_wants_touch(const struct dev *d);
+/* The PIN gate (proto.h): false / ERR_UNSUPPORTED for protocols
+ * without one. */
+bool dev_gated(const struct dev *d);
+int dev_ungate(struct dev *d, bool select);
+bool dev_chosen(const struct dev *d);
 
 /* Devices dev_open_all opens at once, each in its own thread. */
 #define DEV_OPEN_BATCH 16

@@ -262,6 +262,8 @@ c2_ask_current(struct proto_ctx *c)
 	    strcmp(st->token_rp, c2_cand_rp(st)) == 0)
 		return c2_send_ga(c);
 	c2_pin_forget(st);
+	if (st->how == C2_HOW_PIN && c2_gate_here(c))
+		return ERR_OK;
 	return c2_pin_begin(c);
 }
 
@@ -487,6 +489,7 @@ c2_uv_fallback(struct proto_ctx *c, int r)
 	    "instead",
 	    __func__, xport_path(c->x));
 	o->pin = 1;
+	st->chosen = true; /* the user tried this key's verification */
 	return c2_pending(c2_ask_current(c));
 }
 
@@ -517,7 +520,9 @@ c2_assert_step(struct proto_ctx *c, struct assertion *out)
 		return r;
 	if (r == ERR_OK)
 		r = c2_status(c, st->rx, len, "GetAssertion");
-	if (st->phase != C2_PH_MAIN) {
+	if (st->phase == C2_PH_SELECT) {
+		r = c2_select_reply(c, r);
+	} else if (st->phase != C2_PH_MAIN) {
 		if (r == ERR_OK &&
 		    (r = c2_pin_step(c, st->rx + 1, len - 1)) == ERR_OK)
 			r = c2_pending(c2_send_ga(c));

@@ -46,6 +46,7 @@ c2_reset(struct c2_st *st)
 	st->nrk = st->rk_total = st->rk_seen = 0;
 	st->op = C2_OP_NONE;
 	st->in_flight = st->touch = false;
+	st->gated = st->ungated = st->chosen = false;
 	st->areq = NULL;
 	st->rreq = NULL;
 	st->pin_cb = NULL;
@@ -225,4 +226,7 @@ const struct proto proto_ctap2 = {
     .wake_at = c2_wake_at,
     .wants_touch = c2_wants_touch,
     .cancel = c2_cancel,
+    .gated = c2_gated,
+    .ungate = c2_ungate,
+    .chosen = c2_chosen,
 };

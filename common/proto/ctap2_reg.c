@@ -121,7 +121,9 @@ c2_reg_begin(struct proto_ctx *c, const struct reg_req *req)
 	st->rreq = req;
 	st->pin_cb = req->pin_cb;
 	memcpy(st->cdh, req->cdh, PROTO_CDH_LEN);
-	if (how == C2_HOW_PIN || how == C2_HOW_UV_TOKEN)
+	if (how == C2_HOW_PIN && c2_gate_here(c))
+		r = ERR_OK;
+	else if (how == C2_HOW_PIN || how == C2_HOW_UV_TOKEN)
 		r = c2_pin_begin(c);
 	else
 		r = c2_send_mc(c);
@@ -229,6 +231,8 @@ c2_reg_escalate(struct proto_ctx *c)
 	    ctap2_info_opt(&st->info, CTAP2_OPT_CLIENT_PIN) != 1)
 		return ERR_PIN_REQUIRED;
 	st->how = C2_HOW_PIN;
+	if (c2_gate_here(c))
+		return ERR_PENDING;
 	return c2_pending(c2_pin_begin(c));
 }
 
@@ -245,7 +249,9 @@ c2_reg_step(struct proto_ctx *c, struct reg_result *out)
 		return r;
 	if (r == ERR_OK)
 		r = c2_status(c, st->rx, len, "MakeCredential");
-	if (st->phase != C2_PH_MAIN) {
+	if (st->phase == C2_PH_SELECT) {
+		r = c2_select_reply(c, r);
+	} else if (st->phase != C2_PH_MAIN) {
 		if (r == ERR_OK &&
 		    (r = c2_pin_step(c, st->rx + 1, len - 1)) == ERR_OK)
 			r = c2_pending(c2_send_mc(c));

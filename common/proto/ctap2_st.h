@@ -17,7 +17,7 @@
 #define C2_RK SIZE_MAX /* the candidate "the key's resident credentials" */
 
 enum c2_op { C2_OP_NONE, C2_OP_REGISTER, C2_OP_ASSERT };
-enum c2_phase { C2_PH_KA, C2_PH_TOKEN, C2_PH_MAIN };
+enum c2_phase { C2_PH_KA, C2_PH_TOKEN, C2_PH_MAIN, C2_PH_SELECT };
 /* How the user is verified for the request being asked. */
 enum c2_how {
 	C2_HOW_NONE,     /* no verification */
@@ -35,6 +35,9 @@ struct c2_st {
 	size_t msg_len;
 	uint8_t *rx; /* its reply (CTAP2_MSG_MAX) */
 	bool in_flight, touch;
+	/* the PIN gate (ctap2_sel.c): stopped before the PIN; let through;
+	 * picked by the user */
+	bool gated, ungated, chosen;
 	int64_t sent_at, alive_at;
 	uint8_t cdh[PROTO_CDH_LEN];
 	const struct proto_pin *pin_cb;
@@ -90,6 +93,17 @@ int c2_assert_begin(
 int c2_assert_step(struct proto_ctx *c, struct assertion *out);
 int c2_probe(
     struct proto_ctx *c, const char *rp_id, const struct cred *cr, int ms);
+
+/* ctap2_sel.c */
+/* Stop at the PIN gate if the request has one and the key was neither
+ * let through nor picked: true when stopped (nothing sent). */
+bool c2_gate_here(struct proto_ctx *c);
+bool c2_gated(const struct proto_ctx *c);
+int c2_ungate(struct proto_ctx *c, bool select);
+bool c2_chosen(const struct proto_ctx *c);
+/* A reply in phase SELECT: the key was picked (the PIN is asked for
+ * next: ERR_PENDING) or the error. */
+int c2_select_reply(struct proto_ctx *c, int r);
 
 /* ctap2_pin.c */
 /* Start getting a token for st->how (getKeyAgreement); perms and rp_id

@@ -63,6 +63,7 @@ struct reg_req {
 	bool pin;            /* verify with the PIN (pamu2fcfg -N) */
 	const struct proto_pin *pin_cb; /* NULL: no PIN can be asked for */
 	int cred_protect; /* credProtect level 1-3 (CTAP 2.1 12.1); 0 none */
+	bool pin_gate;    /* as in assert_req */
 };
 
 /* A registration whose attestation signature has been verified. */
@@ -95,6 +96,10 @@ struct assert_req {
 	int userverification;
 	int pinverification;
 	const struct proto_pin *pin_cb; /* NULL: no PIN can be asked for */
+	/* Stop before asking for a PIN (the "gate") until the caller says
+	 * how to go on (proto.ungate): the PIN goes only to a key the user
+	 * picked when several would ask for it. */
+	bool pin_gate;
 };
 
 /* What one credential asks of a key under a request (pam-u2f's
@@ -161,6 +166,15 @@ struct proto {
 	/* Is the device waiting for a touch right now (for the cue)? */
 	bool (*wants_touch)(const struct proto_ctx *c);
 	void (*cancel)(struct proto_ctx *c);
+	/* The PIN gate (assert_req.pin_gate); NULL for protocols without a
+	 * PIN. gated: is the assertion stopped before asking for the PIN
+	 * (nothing in flight)? ungate: go on, asking for the PIN now, or
+	 * (select) first having the user pick this key with a touch
+	 * (authenticatorSelection, or CTAP 2.0's MakeCredential with an
+	 * empty pinAuth). chosen: did the user pick it? */
+	bool (*gated)(const struct proto_ctx *c);
+	int (*ungate)(struct proto_ctx *c, bool select);
+	bool (*chosen)(const struct proto_ctx *c);
 };
 
 extern const struct proto proto_u2f;

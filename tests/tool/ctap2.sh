@@ -6,15 +6,7 @@
 # rules, the UV-bit check (CVE-2021-31924) and hostile CTAP2 replies.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
-MODULE="$(cd "$top_builddir" && pwd)/pam_u2f/.libs/pam_u2f.so"
-if ! command -v pamtester >/dev/null 2>&1 || [ ! -f "$MODULE" ]; then
-	echo "1..0 # SKIP pamtester or pam_u2f.so missing"
-	exit 0
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the module wants a root-owned authfile)"
-	exit 0
-fi
+need_module "the module wants a root-owned authfile"
 ME=$(id -un)
 mkdir "$WORK/svc"
 

@@ -43,7 +43,8 @@ fi
 
 cleanup() {
 	for f in $PIDFILES; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+		# (a pid file may go as its daemon exits: no noise)
+		p=$(cat "$f" 2>/dev/null) && kill "$p" 2>/dev/null
 	done
 	rm -rf "$WORK"
 }
@@ -115,6 +116,21 @@ pk_len() {
 # ncreds FILE USER: credentials on USER's last line.
 ncreds() {
 	grep "^$2:" "$1" | tail -n 1 | tr ':' '\n' | grep -c ','
+}
+
+# need_module WHY: $MODULE is our pam_u2f.so, driven through libpam by
+# pamtester as root; the test is skipped without pamtester or the module,
+# or when not root (WHY: what needs root).
+need_module() {
+	MODULE="$(cd "$top_builddir" && pwd)/pam_u2f/.libs/pam_u2f.so"
+	if ! command -v pamtester >/dev/null 2>&1 || [ ! -f "$MODULE" ]; then
+		echo "1..0 # SKIP pamtester or pam_u2f.so missing"
+		exit 0
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "1..0 # SKIP needs root ($1)"
+		exit 0
+	fi
 }
 
 done_testing() {

@@ -3,16 +3,7 @@
 # under pam_wrapper, driven by pamtester): enrollment and module agree.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
-MODULE="$(cd "$top_builddir" && pwd)/pam_u2f/.libs/pam_u2f.so"
-if ! command -v pamtester >/dev/null 2>&1 || [ ! -f "$MODULE" ]; then
-	echo "1..0 # SKIP pamtester or pam_u2f.so missing"
-	exit 0
-fi
-# The module wants a central authfile owned by root.
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP needs root (the module wants a root-owned authfile)"
-	exit 0
-fi
+need_module "the module wants a root-owned authfile"
 
 token t --presence now || { echo "Bail out! softtoken did not start"; exit 1; }
 token other --presence now || exit 1
