@@ -7,6 +7,7 @@
 # - one PIN key among others: its PIN asked once, at once, one touch;
 # - two PIN keys: the user picks one with a touch first (CTAP 2.0's
 #   selection), only that key gets the PIN, the other never sees it;
+# - ten keys of all kinds, one touched: no PIN prompt, none left waiting;
 # - a key whose built-in UV fails falls back to its PIN.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
@@ -141,6 +142,61 @@ login 1111 p1 p2
 ok $? "the other way round: p1 picked, logs in with its PIN"
 [ "$(seen p2 'cmd=06')" = 0 ]
 ok $? "... p2 never got a PIN request"
+
+# ---- ten keys: one touched; the others stop; no PIN asked ----
+# 3 U2F-only, 3 plain CTAP2, 2 with a PIN (CTAP 2.0), 2 with UV, each
+# enrolled; then only c1 is touched.
+MAP10="$WORK/map10"
+ten="u1 u2 u3 c1 c2 c3 n1 n2 w1 w2"
+for t in $ten; do
+	case $t in
+	u*) o="--u2f on --ctap2 off" f="" ;;
+	c*) o="--ctap2 2.1" f="" ;;
+	n*) o="--ctap2 2.0 --pin 4444" f="-N" ;;
+	w*) o="--ctap2 2.1 --uv ok" f="-V" ;;
+	esac
+	echo 4444 >"$WORK/$t.pinval"
+	# shellcheck disable=SC2086
+	token "$t" $o --presence now || exit 1
+	# shellcheck disable=SC2086
+	MAP=$MAP10 add "$t" $f || diag "enrolling $t failed: $(cat "$WORK/err")"
+	[ "$t" = c1 ] && continue
+	# shellcheck disable=SC2086
+	restart "$t" $o --presence never
+done
+[ "$(ncreds "$MAP10" "$ME")" = 10 ]
+ok $? "ten keys enrolled on one line"
+for t in $ten; do mark "$t"; done
+# shellcheck disable=SC2086
+MAP=$MAP10 login "" $ten
+ok $? "ten keys plugged in: the one touched (c1) logs in"
+[ "$(prompts)" = 0 ]
+ok $? "... no PIN prompt (the PIN keys were never picked)"
+[ "$(seen c1 'cmd=02 status=00')" = 2 ]
+ok $? "... c1: a silent probe and the one assertion"
+# stopped TOKEN: its log since the mark ends with an answer (no wait
+# left open), and a wait for the touch (keepalive) ended cancelled.
+stopped() {
+	tail -n +"$(($(cat "$WORK/$1.mark") + 1))" "$WORK/$1.log" >"$WORK/tail"
+	tail -n 1 "$WORK/tail" | grep -q 'status=' || return 1
+	! grep -q keepalive "$WORK/tail" || grep -q 'status=2d' "$WORK/tail"
+}
+n=0
+for t in c2 c3 w1 w2 n1 n2; do
+	if stopped "$t"; then
+		n=$((n + 1))
+	else
+		diag "$t: $(tr '\n' ' ' <"$WORK/tail")"
+	fi
+done
+[ "$n" = 6 ]
+ok $? "... none of the six other FIDO2 keys is left waiting ($n stopped)"
+n=0
+for t in n1 n2; do
+	[ "$(seen "$t" 'cmd=06')" = 0 ] && n=$((n + 1))
+done
+[ "$n" = 2 ]
+ok $? "... neither PIN key saw a PIN request"
 
 # ---- built-in UV fails: the same key's PIN instead ----
 token w --ctap2 2.1 --uv ok --pin 3333 --presence now || exit 1
