@@ -141,60 +141,101 @@ c2_rk_candidate(struct proto_ctx *c, const struct assert_req *req,
 	return ERR_OK;
 }
 
-/* Which allow-list entries to ask for, with their options. */
+enum c2_kind { C2_SKIP, C2_FIT, C2_HELD, C2_HIDDEN, C2_RESIDENT };
+
+/* What allow-list entry i is to this key: one it cannot meet (SKIP), a
+ * resident one, one it holds (or any, without a probe: HELD), one a
+ * silent probe does not find (FIT), or one the probe may have missed:
+ * it needs user verification and the key knows credProtect, whose
+ * level 3 shows a credential only after verification (HIDDEN). */
+static int
+c2_consider(struct proto_ctx *c, const struct assert_req *req, size_t i,
+    struct cred_opts *o, int64_t deadline, enum c2_kind *kind)
+{
+	struct c2_st *st = c->st;
+	const struct cred *cr = &req->allow[i];
+	bool rk = (cr->flags & CRED_RESIDENT) != 0;
+	const char *why;
+	int r;
+
+	*kind = C2_SKIP;
+	proto_cred_opts(req, cr, o);
+	if (proto_cred_supported(cr, &why) != ERR_OK ||
+	    (!rk && cr->kh_len == 0) || !c2_key_fits(&st->info, cr, o)) {
+		log_msg(c->log, "%s: %s cannot meet what credential %zu asks",
+		    "c2_candidates", xport_path(c->x), i + 1);
+		return ERR_OK;
+	}
+	*kind = rk ? C2_RESIDENT : C2_HELD;
+	if (rk || !req->probe)
+		return ERR_OK;
+	r = c2_probe_one(
+	    c, c2_cred_rp(req, cr), cr, util_cap_ms(C2_PROBE_MS, deadline));
+	if (r != ERR_WRONG_KH)
+		return r;
+	*kind = (o->uv == 1 || o->pin == 1) &&
+		(st->info.exts & CTAP2_EXT_CRED_PROTECT)
+	    ? C2_HIDDEN
+	    : C2_FIT;
+	return ERR_OK;
+}
+
+static void
+c2_add_cand(struct c2_st *st, size_t i, const struct cred_opts *o)
+{
+	st->copts[st->ncand] = *o;
+	st->cand[st->ncand++] = i;
+}
+
+/* Which allow-list entries to ask for, with their options: those the
+ * key holds, then its resident ones together; only when it shows none
+ * of the others, those a probe may have missed, asked in turn. */
 static int
 c2_candidates(
     struct proto_ctx *c, const struct assert_req *req, int64_t deadline)
 {
 	struct c2_st *st = c->st;
-	struct cred_opts o, rko = {0, -1, -1};
-	const char *why;
-	size_t i, fit = 0;
-	int r;
+	struct cred_opts o, rko = {0, -1, -1}, *hopts = NULL;
+	enum c2_kind kind;
+	size_t i, fit = 0, held, nhid = 0, *hid = NULL;
+	int r = ERR_NOMEM;
 
 	if ((st->cand = calloc(req->nallow, sizeof(size_t))) == NULL ||
 	    (st->copts = calloc(req->nallow, sizeof(*st->copts))) == NULL ||
-	    (st->rk = calloc(req->nallow, sizeof(size_t))) == NULL)
-		return ERR_NOMEM;
+	    (st->rk = calloc(req->nallow, sizeof(size_t))) == NULL ||
+	    (hid = calloc(req->nallow, sizeof(size_t))) == NULL ||
+	    (hopts = calloc(req->nallow, sizeof(*hopts))) == NULL)
+		goto out;
 	for (i = 0; i < req->nallow; i++) {
-		const struct cred *cr = &req->allow[i];
-		bool rk = (cr->flags & CRED_RESIDENT) != 0;
-		proto_cred_opts(req, cr, &o);
-		if (proto_cred_supported(cr, &why) != ERR_OK ||
-		    (!rk && cr->kh_len == 0) ||
-		    !c2_key_fits(&st->info, cr, &o)) {
-			log_msg(c->log,
-			    "%s: %s cannot meet what credential %zu asks",
-			    __func__, xport_path(c->x), i + 1);
-			continue;
-		}
-		fit++;
-		if (rk) {
+		if ((r = c2_consider(c, req, i, &o, deadline, &kind)) != ERR_OK)
+			goto out;
+		fit += kind != C2_SKIP;
+		if (kind == C2_RESIDENT) {
 			c2_opts_join(&rko, &o);
 			st->rk[st->nrk++] = i;
-			continue;
+		} else if (kind == C2_HELD) {
+			c2_add_cand(st, i, &o);
+		} else if (kind == C2_HIDDEN) {
+			hopts[nhid] = o;
+			hid[nhid++] = i;
 		}
-		if (req->probe) {
-			r = c2_probe_one(c, c2_cred_rp(req, cr), cr,
-			    util_cap_ms(C2_PROBE_MS, deadline));
-			if (r == ERR_WRONG_KH)
-				continue;
-			if (r != ERR_OK)
-				return r;
-		}
-		st->copts[st->ncand] = o;
-		st->cand[st->ncand++] = i;
 	}
+	held = st->ncand;
 	if ((r = c2_rk_candidate(c, req, &rko, deadline)) != ERR_OK)
-		return r;
+		goto out;
+	for (i = 0; held == 0 && i < nhid; i++)
+		c2_add_cand(st, hid[i], &hopts[i]);
+	if (held == 0 && nhid > 0)
+		st->walk = true;
 	log_msg(c->log,
 	    "%s: %s holds %zu of %zu credentials (%zu resident ones asked "
-	    "for together)",
-	    __func__, xport_path(c->x), st->ncand - (st->nrk > 0), req->nallow,
-	    st->nrk);
-	if (st->ncand > 0)
-		return ERR_OK;
-	return fit > 0 ? ERR_WRONG_KH : ERR_UNSUPPORTED;
+	    "for together, %zu a probe may have missed)",
+	    __func__, xport_path(c->x), held, req->nallow, st->nrk, nhid);
+	r = st->ncand > 0 ? ERR_OK : fit > 0 ? ERR_WRONG_KH : ERR_UNSUPPORTED;
+out:
+	free(hid);
+	free(hopts);
+	return r;
 }
 
 /* The current candidate's allow-list entry; NULL for the resident ones. */
