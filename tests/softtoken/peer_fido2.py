@@ -95,7 +95,7 @@ def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
          "got %s, wanted %s" % (info.pin_uv_protocols, PROTOCOLS[variant]))
     o = info.options
     ok = (o.get("clientPin") is pin and o.get("up", True) is True and
-          o.get("rk", False) is False and o.get("plat", False) is False and
+          o.get("rk") is True and o.get("plat", False) is False and
           o.get("uv") is uv)
     if variant == "2.1":
         ok = ok and o.get("pinUvAuthToken") is True
@@ -104,6 +104,8 @@ def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
     t.ok(ok, label + ": GetInfo options (clientPin %s, uv %s)" % (pin, uv),
          repr(o))
     t.ok(len(info.aaguid) == 16, label + ": GetInfo aaguid of 16 bytes")
+    t.ok(info.extensions == ["credProtect"],
+         label + ": GetInfo extensions [credProtect]", repr(info.extensions))
 
 
 # The attestation statement's keys per softtoken --attest.

@@ -76,7 +76,7 @@ test_info_versions(void)
 	T_EQ_STR(in.versions[3], "FIDO_2_1");
 	T_EQ_INT(in.opt_puat, 1);
 	T_EQ_INT(in.opt_uv, 1);
-	T_EQ_INT(in.opt_rk, 0);
+	T_EQ_INT(in.opt_rk, 1);
 	T_EQ_INT(in.opt_alwaysuv, -1);
 	token_free(&h.t);
 }
