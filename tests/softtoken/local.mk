@@ -87,4 +87,5 @@ dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh
 TESTS += tests/softtoken/peer_fido2.sh
 dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
 EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/peerlib.py \
+	tests/softtoken/peerrk.py \
 	tests/softtoken/sockhid.py

@@ -23,6 +23,7 @@ from fido2.hid import CAPABILITY, CTAPHID  # noqa: E402
 from peerlib import (ALGS, PERM, RP, USER, Tap, Token, assertion,  # noqa: E402
                      catches, cdh, flags_of, make_cred, pin_token, uv_bit,
                      uv_bit_only, verify_assertion, verify_att)
+from peerrk import RK_SCENARIOS  # noqa: E402
 
 
 def u2f_register(t, dev, label):
@@ -472,7 +473,7 @@ FAULT_SCENARIOS = [
 ] + [("f-" + f, ["--ctap2", "2.1", "--fault", f], fault(f)) for f in (
     "cbor-garbage", "cbor-noncanonical", "cbor-wrong-status",
     "cbor-oversized", "endless-processing", "getinfo-garbage")]
-SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS + FAULT_SCENARIOS
+SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS + RK_SCENARIOS + FAULT_SCENARIOS
 
 
 def main():
