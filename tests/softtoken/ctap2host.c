@@ -34,6 +34,13 @@ ch_token(enum token_ctap2 v, const struct token_config *cfg)
 	return t;
 }
 
+void
+ch_init(struct ch *h, enum token_ctap2 v, const struct token_config *cfg)
+{
+	memset(h, 0, sizeof(*h));
+	h->t = ch_token(v, cfg);
+}
+
 int
 ch_call(struct ch *h, uint8_t cmd, const uint8_t *cbor, size_t len)
 {

@@ -29,6 +29,8 @@ struct ch {
 
 /* A CTAP2 token (aborts on failure): version, then the rest of cfg. */
 struct token *ch_token(enum token_ctap2 v, const struct token_config *cfg);
+/* A fresh exchange state with a new token. */
+void ch_init(struct ch *h, enum token_ctap2 v, const struct token_config *cfg);
 /* A config with the defaults (main.c's): presence now, 8 retries. */
 void ch_config(struct token_config *c);
 

@@ -12,19 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cbor.h"
 #include "base/err.h"
 #include "../test.h"
 #include "ctap2host.h"
 #include "token.h"
 
 #define RP "pam://rk"
-
-static void
-h_init(struct ch *h, enum token_ctap2 v, const struct token_config *c)
-{
-	memset(h, 0, sizeof(*h));
-	h->t = ch_token(v, c);
-}
 
 /* A resident credential for user (and credProtect prot, 0: none). */
 static int
@@ -47,6 +41,28 @@ uid_is(const struct ch_asr *a, const char *user)
 	    memcmp(a->uid, user, a->uid_len) == 0;
 }
 
+/* GetAssertion with allowList [] (an empty array): its status. */
+static int
+empty_allow_list(struct ch *h)
+{
+	struct cbor_wr w;
+	uint8_t buf[128], cdh[32];
+	size_t n = 0;
+
+	memset(cdh, 0xcd, sizeof(cdh));
+	cbor_wr_init(&w, buf, sizeof(buf));
+	cbor_put_map(&w, 3);
+	cbor_put_uint(&w, 1);
+	cbor_put_str(&w, RP);
+	cbor_put_uint(&w, 2);
+	cbor_put_bytes(&w, cdh, 32);
+	cbor_put_uint(&w, 3);
+	cbor_put_array(&w, 0);
+	if (cbor_wr_end(&w, &n) != ERR_OK)
+		abort();
+	return ch_call(h, 0x02, buf, n);
+}
+
 static void
 test_discover_newest_first(void)
 {
@@ -60,7 +76,7 @@ test_discover_newest_first(void)
 	uint32_t ctr;
 
 	ch_config(&c);
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.opt_rk, 1);
 	T_EQ_INT(in.rk_remaining, 25);
@@ -93,6 +109,8 @@ test_discover_newest_first(void)
 
 	ch_req_init(&q, "pam://other");
 	T_EQ_INT(ch_assert_any(&h, 0x02, &q, all, 4, &a), 0x2E);
+	T_EQ_INT(empty_allow_list(&h), 0); /* [] is no allowList */
+	T_EQ_INT(h.rep[1], 0xA5);          /* 5 entries: numberOfCredentials */
 	ch_req_init(&q, RP); /* an allowList finds a resident one too */
 	q.allow[0] = &cr[1];
 	q.nallow = 1;
@@ -115,7 +133,7 @@ test_replace_and_full(void)
 
 	ch_config(&c);
 	c.rk_slots = 2;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.rk_remaining, 2);
 	T_EQ_INT(mk_rk(&h, "alice", 0, &cr[0]), 0);
@@ -156,7 +174,7 @@ test_next_state_lost(void)
 	struct ch h;
 
 	ch_config(&c);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_assert_any(&h, 0x08, &q, all, 3, &a), 0x30); /* none */
 	T_EQ_INT(mk_rk(&h, "u1", 0, &cr[0]), 0);
@@ -193,7 +211,7 @@ test_cred_protect(void)
 
 	ch_config(&c);
 	c.pin = "1234";
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "1234", 3, RP, tok), 0);
 	ch_req_init(&q, RP);
 	q.rk = 1;
@@ -269,7 +287,7 @@ test_state_reload(void)
 	ch_config(&c);
 	c.state_path = path;
 	c.rk_slots = 3;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(mk_rk(&h, "alice", 2, &cr[0]), 0);
 	ch_req_init(&q, RP);
 	q.rk = 1;
@@ -277,7 +295,7 @@ test_state_reload(void)
 	q.algs = rs; /* the longest id (RS256) fits the state file */
 	T_EQ_INT(ch_make_cred(&h, &q, &cr[1]), 0);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.rk_remaining, 1);
 	ch_req_init(&q, RP);
@@ -290,7 +308,7 @@ test_state_reload(void)
 	T_TRUE(a.cred == &cr[0]);
 	T_EQ_INT(mk_rk(&h, "bob", 0, &cr[1]), 0); /* replaced, saved */
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	q.nallow = 0;
 	T_EQ_INT(ch_assert_any(&h, 0x02, &q, all, 2, &a), 0);
 	T_TRUE(a.cred == &cr[1]);
@@ -308,21 +326,21 @@ test_selection(void)
 	struct ch h;
 
 	ch_config(&c);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_call(&h, 0x0B, NULL, 0), 0x01);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_21PRE, &c);
+	ch_init(&h, TOKEN_CTAP2_21PRE, &c);
 	T_EQ_INT(ch_call(&h, 0x0B, NULL, 0), 0x01);
 	token_free(&h.t);
 	c.presence = TOKEN_PRESENCE_AFTER;
 	c.after_ms = 300;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_call(&h, 0x0B, NULL, 0), 0x00);
 	T_EQ_INT(h.ka_upneeded, 3);
 	T_EQ_INT(h.rlen, 1); /* no data */
 	token_free(&h.t);
 	c.presence = TOKEN_PRESENCE_NEVER;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	h.cancel_after = 4;
 	T_EQ_INT(ch_call(&h, 0x0B, NULL, 0), 0x2D);
 	T_EQ_INT(h.ka_upneeded, 4);
@@ -359,7 +377,7 @@ test_log_touch_pin(void)
 	ch_config(&c);
 	c.log = log;
 	c.pin = "9876";
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "1111", 3, RP, tok), 0x31);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "9876", 3, RP, tok), 0);
 	T_EQ_INT(count(log, "pin bad\n"), 1);
@@ -398,7 +416,7 @@ test_next_no_touch(void)
 		abort();
 	ch_config(&c);
 	c.log = log;
-	h_init(&h, TOKEN_CTAP2_21PRE, &c);
+	ch_init(&h, TOKEN_CTAP2_21PRE, &c);
 	T_EQ_INT(mk_rk(&h, "a", 0, &cr[0]), 0);
 	T_EQ_INT(mk_rk(&h, "b", 0, &cr[1]), 0);
 	T_EQ_INT(mk_rk(&h, "c", 0, &cr[2]), 0);
