@@ -28,6 +28,7 @@ enum {
 	ST_MISSING_PARAMETER = 0x14,
 	ST_UNSUPPORTED_ALGORITHM = 0x26,
 	ST_OPERATION_DENIED = 0x27,
+	ST_KEY_STORE_FULL = 0x28,
 	ST_UNSUPPORTED_OPTION = 0x2B,
 	ST_INVALID_OPTION = 0x2C,
 	ST_KEEPALIVE_CANCEL = 0x2D,
@@ -58,6 +59,13 @@ enum {
 #define CTAP2_CRED_MAX 300 /* longest credential id (RS256: 285) */
 #define CTAP2_PK_MAX 300   /* longest COSE_Key we write (RS256) */
 
+#define CTAP2_RK_SLOTS_DEFAULT 25 /* --rk-slots */
+#define CTAP2_RK_SLOTS_MAX 256
+#define CTAP2_USER_ID_MAX 64 /* user.id, bytes */
+#define CTAP2_NAME_MAX 64    /* name, displayName: truncated to this */
+#define CTAP2_RPID_MAX 255   /* the rpId kept with an rk (truncated) */
+#define CTAP2_NEXT_MS 30000  /* GetNextAssertion's timer */
+
 #define COSE_ES256 (-7)
 #define COSE_EDDSA (-8)
 #define COSE_RS256 (-257)
@@ -66,6 +74,32 @@ enum {
 #define PERM_GA 0x02
 
 enum ctap2_uv_state { UV_IDLE = 0, UV_RUNNING, UV_PASSED };
+
+/* A resident (discoverable) credential: kept in the state file. The
+ * private key is in the wrapped credential id (ctap2cred.c). */
+struct ctap2_rk {
+	uint64_t seq; /* creation order: newest is highest */
+	int prot;     /* credProtect 1..3 */
+	uint8_t rph[32];
+	char rp[CTAP2_RPID_MAX + 1];
+	uint8_t uid[CTAP2_USER_ID_MAX];
+	size_t uid_len;
+	char name[CTAP2_NAME_MAX + 1];
+	char display[CTAP2_NAME_MAX + 1];
+	uint8_t id[CTAP2_CRED_MAX];
+	size_t id_len;
+};
+
+/* What GetNextAssertion goes on with (CTAP 2.1 6.3). */
+struct ctap2_next {
+	int active;
+	int64_t at; /* the last GetAssertion/GetNextAssertion reply */
+	uint8_t cdh[32];
+	uint8_t rph[32];
+	int up, uv;
+	size_t n, pos; /* idx[pos..n): still to come */
+	size_t idx[CTAP2_RK_SLOTS_MAX];
+};
 
 struct ctap2 {
 	/* configuration */
@@ -93,6 +127,11 @@ struct ctap2 {
 	enum ctap2_uv_state uv_state;
 	int64_t uv_start;
 	uint8_t keepalive; /* status while ST_PENDING */
+	/* resident credentials (kept in the state file) */
+	struct ctap2_rk *rk;
+	size_t nrk;
+	unsigned rk_slots;
+	struct ctap2_next next;
 };
 
 /* A request map: the raw items of integer keys 1..CTAP2_REQ_KEYS. */
@@ -111,6 +150,17 @@ struct ctap2_opts {
 struct ctap2_key {
 	int alg;
 	EVP_PKEY *pkey;
+	int prot; /* credProtect 1..3 (in the credential id) */
+	int rk;   /* resident (in the credential id) */
+};
+
+/* What MakeCredential and GetAssertion share (ctap2op.c). */
+struct ctap2_op {
+	int mc;      /* MakeCredential */
+	unsigned kp; /* request key of pinUvAuthParam */
+	const uint8_t *cdh;
+	uint8_t rph[32];
+	struct ctap2_opts o;
 };
 
 /* ---- ctap2tok.c ---- */
@@ -181,14 +231,57 @@ int ctap2_pin_encrypt(const struct ctap2_shared *s, const uint8_t *in, size_t n,
 /* ---- ctap2op.c ---- */
 int ctap2_make_credential(struct token *t, int64_t now, enum token_mode mode,
     const struct ctap2_req *q, struct cbor_wr *w);
+/* Shared with ctap2ga.c. */
+int ctap2_op_cdh(const struct ctap2_req *q, unsigned key, struct ctap2_op *op);
+int ctap2_op_rp_hash(const char *rp, size_t n, uint8_t rph[32]);
+int ctap2_op_bad_option(const struct ctap2 *c);
+int ctap2_op_empty_auth(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, const struct ctap2_op *op);
+/* 1 if the request asks for UV (pinUvAuthParam, uv=true, alwaysUv). */
+int ctap2_op_wants_uv(const struct token *t, const struct ctap2_req *q,
+    const struct ctap2_op *op);
+int ctap2_op_uv(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, const struct ctap2_op *op, int *uv);
+/* The first entry of the list at key that is ours for op->rph and
+ * visible (credProtect 3 needs uv; a resident one must still be kept). */
+int ctap2_op_find(const struct token *t, const struct ctap2_req *q,
+    unsigned key, const struct ctap2_op *op, int uv, struct ctap2_key *k,
+    const uint8_t **id, size_t *id_len);
+int ctap2_op_ad_head(
+    struct token *t, uint8_t flags, const uint8_t rph[32], uint8_t *ad);
+
+/* ---- ctap2ga.c ---- */
 int ctap2_get_assertion(struct token *t, int64_t now, enum token_mode mode,
     const struct ctap2_req *q, struct cbor_wr *w);
+int ctap2_get_next_assertion(struct token *t, int64_t now, struct cbor_wr *w);
+
+/* ---- ctap2rk.c: the resident credentials ---- */
+/* ST_OK if r can be stored (it replaces one of the same rph and user id,
+ * or a slot is free), else ST_KEY_STORE_FULL. */
+int ctap2_rk_room(const struct ctap2 *c, const struct ctap2_rk *r);
+/* Store r (a new seq), replacing the one of the same rph and user id. */
+int ctap2_rk_put(struct ctap2 *c, const struct ctap2_rk *r);
+unsigned ctap2_rk_remaining(const struct ctap2 *c);
+/* The kept credential with this id, or NULL. */
+const struct ctap2_rk *ctap2_rk_by_id(
+    const struct ctap2 *c, const uint8_t *id, size_t n);
+/* Indices of the credentials of rph visible without an allowList (level
+ * 1, or any level with uv), newest first; returns how many. */
+size_t ctap2_rk_list(
+    const struct ctap2 *c, const uint8_t rph[32], int uv, size_t *idx);
+void ctap2_rk_clear(struct ctap2 *c);
+void ctap2_rk_write(const struct ctap2 *c, FILE *f);
+/* One "rk ..." state line's value: ERR_OK or ERR_PARSE. */
+int ctap2_rk_line(struct ctap2 *c, const char *v);
 
 /* ---- ctap2cred.c ---- */
 int ctap2_key_gen(int alg, struct ctap2_key *k);
 void ctap2_key_clear(struct ctap2_key *k);
-/* Credential id: alg byte || nonce(12) || AES-256-GCM(master, private) ||
- * tag(16), with rpIdHash || alg byte as additional data. */
+/* Credential id: tag byte || nonce(12) || AES-256-GCM(master, private) ||
+ * tag(16), with rpIdHash || tag byte as additional data. The tag byte is
+ * alg (1 ES256, 2 EdDSA, 3 RS256) | 0x08 if resident | (credProtect - 1)
+ * << 4, so a plain level-1 id is as before. k->prot and k->rk are read
+ * from it by unwrap. */
 int ctap2_cred_wrap(const struct token *t, const struct ctap2_key *k,
     const uint8_t rph[32], uint8_t *id, size_t *id_len);
 /* ERR_OK and the key if id is one of ours for rph, else ERR_WRONG_KH. */

@@ -53,6 +53,8 @@ ctap2_key_gen(int alg, struct ctap2_key *k)
 
 	k->alg = alg;
 	k->pkey = NULL;
+	k->prot = 1;
+	k->rk = 0;
 	if (alg == COSE_ES256)
 		k->pkey = EVP_EC_gen("P-256");
 	else if (alg == COSE_EDDSA)
@@ -239,7 +241,10 @@ ctap2_cred_wrap(const struct token *t, const struct ctap2_key *k,
 	size_t n = priv_len(k->alg);
 	int r;
 
-	id[0] = alg_tag(k->alg);
+	if (k->prot < 1 || k->prot > 3)
+		return ERR_INVAL;
+	id[0] = (uint8_t)(alg_tag(k->alg) | (k->rk ? 0x08 : 0) |
+	    (k->prot - 1) << 4);
 	memcpy(aad, rph, 32);
 	aad[32] = id[0];
 	if ((r = priv_get(k, priv)) != ERR_OK ||
@@ -263,9 +268,10 @@ ctap2_cred_unwrap(const struct token *t, const uint8_t *id, size_t len,
 	int r = ERR_WRONG_KH;
 
 	k->pkey = NULL;
-	if (len < 1 || id[0] < 1 || id[0] > 3)
+	if (len < 1 || (id[0] & 0x07) < 1 || (id[0] & 0x07) > 3 ||
+	    (id[0] & 0xc0) != 0 || (id[0] >> 4) > 2)
 		return ERR_WRONG_KH;
-	n = priv_len(algs[id[0]]);
+	n = priv_len(algs[id[0] & 0x07]);
 	if (len != 1 + NONCE_LEN + n + TAG_LEN)
 		return ERR_WRONG_KH;
 	memcpy(aad, rph, 32);
@@ -273,7 +279,10 @@ ctap2_cred_unwrap(const struct token *t, const uint8_t *id, size_t len,
 	memcpy(tag, id + 1 + NONCE_LEN + n, TAG_LEN);
 	if (gcm(t, 0, id + 1, aad, id + 1 + NONCE_LEN, n, priv, tag) != ERR_OK)
 		goto fail;
-	r = key_from_priv(algs[id[0]], priv, k) == ERR_OK ? ERR_OK : ERR_CRYPTO;
+	r = key_from_priv(algs[id[0] & 0x07], priv, k) == ERR_OK ? ERR_OK
+								 : ERR_CRYPTO;
+	k->rk = (id[0] & 0x08) != 0;
+	k->prot = 1 + (id[0] >> 4);
 fail:
 	util_wipe(priv, sizeof(priv));
 	return r;

@@ -34,6 +34,13 @@ ch_token(enum token_ctap2 v, const struct token_config *cfg)
 	return t;
 }
 
+void
+ch_init(struct ch *h, enum token_ctap2 v, const struct token_config *cfg)
+{
+	memset(h, 0, sizeof(*h));
+	h->t = ch_token(v, cfg);
+}
+
 int
 ch_call(struct ch *h, uint8_t cmd, const uint8_t *cbor, size_t len)
 {
@@ -140,7 +147,7 @@ ch_mc_request(const struct ch_req *q, uint8_t *buf)
 	cbor_wr_init(&w, buf, REQ_MAX);
 	cbor_put_map(&w,
 	    4u + (q->nallow > 0 ? 1u : 0u) + (count_opts(q) > 0 ? 1u : 0u) +
-		(q->auth != NULL ? 2u : 0u));
+		(q->auth != NULL ? 2u : 0u) + (q->prot > 0 ? 1u : 0u));
 	cbor_put_uint(&w, 1);
 	cbor_put_bytes(&w, q->cdh, 32);
 	cbor_put_uint(&w, 2);
@@ -150,11 +157,18 @@ ch_mc_request(const struct ch_req *q, uint8_t *buf)
 	cbor_put_str(&w, "name");
 	cbor_put_str(&w, "test");
 	cbor_put_uint(&w, 3);
-	cbor_put_map(&w, 2);
+	cbor_put_map(&w, q->display != NULL ? 3 : 2);
 	cbor_put_str(&w, "id");
-	cbor_put_bytes(&w, "user", 4);
+	if (q->user != NULL)
+		cbor_put_bytes(&w, q->user, strlen(q->user));
+	else
+		cbor_put_bytes(&w, "user", 4);
 	cbor_put_str(&w, "name");
-	cbor_put_str(&w, "user");
+	cbor_put_str(&w, q->user != NULL ? q->user : "user");
+	if (q->display != NULL) {
+		cbor_put_str(&w, "displayName");
+		cbor_put_str(&w, q->display);
+	}
 	cbor_put_uint(&w, 4);
 	cbor_put_array(&w, k);
 	for (i = 0; i < k; i++) {
@@ -167,6 +181,12 @@ ch_mc_request(const struct ch_req *q, uint8_t *buf)
 	if (q->nallow > 0) {
 		cbor_put_uint(&w, 5);
 		put_list(&w, q);
+	}
+	if (q->prot > 0) {
+		cbor_put_uint(&w, 6);
+		cbor_put_map(&w, 1);
+		cbor_put_str(&w, "credProtect");
+		cbor_put_uint(&w, (uint64_t)q->prot);
 	}
 	if (count_opts(q) > 0) {
 		cbor_put_uint(&w, 7);
@@ -223,6 +243,7 @@ mc_reply(const struct ch *h, const struct ch_req *q, struct ch_cred *c)
 	c->pk_len = ad.pk_len;
 	c->flags = ad.flags;
 	c->counter = ad.counter;
+	c->ext_prot = ch_ext_prot(ad.ext, ad.ext_len);
 	return 0;
 }
 
@@ -239,8 +260,8 @@ ch_make_cred(struct ch *h, const struct ch_req *q, struct ch_cred *c)
 	return mc_reply(h, q, c) == 0 ? 0 : -1;
 }
 
-static size_t
-ga_request(const struct ch_req *q, uint8_t *buf)
+size_t
+ch_ga_request(const struct ch_req *q, uint8_t *buf)
 {
 	struct cbor_wr w;
 	size_t n = 0;
@@ -318,7 +339,7 @@ ch_get_assert(struct ch *h, const struct ch_req *q, const struct ch_cred *c,
 	uint8_t buf[REQ_MAX];
 	int st;
 
-	st = ch_call(h, 0x02, buf, ga_request(q, buf));
+	st = ch_call(h, 0x02, buf, ch_ga_request(q, buf));
 	if (st != 0)
 		return st;
 	return ga_reply(h, q, c, flags, counter) == 0 ? 0 : -1;

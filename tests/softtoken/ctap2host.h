@@ -29,6 +29,8 @@ struct ch {
 
 /* A CTAP2 token (aborts on failure): version, then the rest of cfg. */
 struct token *ch_token(enum token_ctap2 v, const struct token_config *cfg);
+/* A fresh exchange state with a new token. */
+void ch_init(struct ch *h, enum token_ctap2 v, const struct token_config *cfg);
 /* A config with the defaults (main.c's): presence now, 8 retries. */
 void ch_config(struct token_config *c);
 
@@ -49,6 +51,7 @@ struct ch_cred {
 	uint8_t flags;
 	uint32_t counter;
 	char fmt[16];
+	int ext_prot; /* credProtect in authData's extensions; 0: none */
 };
 
 /* What a MakeCredential/GetAssertion request carries. */
@@ -64,6 +67,9 @@ struct ch_req {
 	size_t nallow;
 	const uint8_t *junk_id; /* an allowList entry before the others */
 	size_t junk_len;
+	const char *user;    /* MC: user.id and name (NULL: "user") */
+	const char *display; /* MC: displayName, or NULL */
+	int prot;            /* MC: credProtect extension, 0: none */
 };
 
 void ch_req_init(struct ch_req *q, const char *rp);
@@ -77,6 +83,27 @@ int ch_make_cred(struct ch *h, const struct ch_req *q, struct ch_cred *c);
  * verified with c's key; *flags and *counter from the authData. */
 int ch_get_assert(struct ch *h, const struct ch_req *q, const struct ch_cred *c,
     uint8_t *flags, uint32_t *counter);
+
+/* The CBOR of a GetAssertion request into buf (REQ_MAX bytes). */
+size_t ch_ga_request(const struct ch_req *q, uint8_t *buf);
+
+/* credProtect in an authData extensions map (0 if none, -1 if bad). */
+int ch_ext_prot(const uint8_t *ext, size_t len);
+
+/* An assertion of GetAssertion (cmd 02, request q) or GetNextAssertion
+ * (08): its signature verified with the credential of creds[] whose id
+ * it names (over q's clientDataHash). */
+struct ch_asr {
+	const struct ch_cred *cred; /* which of creds[] */
+	uint8_t flags;
+	uint32_t counter;
+	uint8_t uid[64];
+	size_t uid_len; /* 0: no user entity */
+	int has_name, has_display;
+	uint64_t count; /* numberOfCredentials, 0: absent */
+};
+int ch_assert_any(struct ch *h, uint8_t cmd, const struct ch_req *q,
+    const struct ch_cred *const *creds, size_t n, struct ch_asr *a);
 
 /* ClientPIN helpers (protocol 1 or 2). */
 int ch_pin_retries(struct ch *h, unsigned *retries);
@@ -97,6 +124,8 @@ struct ch_info {
 	int opt_clientpin, opt_uv, opt_alwaysuv, opt_puat, opt_rk;
 	unsigned protos[2];
 	size_t nprotos;
+	long rk_remaining;   /* remainingDiscoverableCredentials, -1: absent */
+	int ext_credprotect; /* extensions lists credProtect */
 };
 int ch_get_info(struct ch *h, struct ch_info *in);
 

@@ -314,5 +314,13 @@ ch_get_info(struct ch *h, struct ch_info *in)
 	for (i = 0; i < cnt; i++)
 		if (cbor_get_uint(&r, &p) == ERR_OK)
 			in->protos[in->nprotos++] = (unsigned)p;
+	in->rk_remaining = -1;
+	if (reply_key(h, 0x14, &r) == 0 && cbor_get_uint(&r, &p) == ERR_OK)
+		in->rk_remaining = (long)p;
+	if (reply_key(h, 2, &r) == 0 && cbor_get_array(&r, &cnt) == ERR_OK)
+		for (i = 0; i < cnt; i++)
+			if (cbor_get_text(&r, &s, &n) == ERR_OK && n == 11 &&
+			    memcmp(s, "credProtect", 11) == 0)
+				in->ext_credprotect = 1;
 	return 0;
 }

@@ -1,11 +1,11 @@
-/* authenticatorMakeCredential and authenticatorGetAssertion of the software
- * token (CTAP 2.1 6.1, 6.2), non-resident credentials only. Order of the
- * checks: parameters, options, a zero-length pinUvAuthParam (touch, then
- * PIN_NOT_SET or PIN_INVALID), the credential (GetAssertion: the first of
- * the allowList that is ours for this RP, else NO_CREDENTIALS at once),
- * user verification (pinUvAuthParam, or built-in UV for uv=true or
- * alwaysUv), the excludeList (MakeCredential), presence, then the key and
- * signature. The UV flag is set only when UV was done (unless uv-lie). */
+/* authenticatorMakeCredential of the software token (CTAP 2.1 6.1) and
+ * what it shares with GetAssertion (ctap2ga.c). Order of the checks:
+ * parameters, options, a zero-length pinUvAuthParam (touch, then PIN_NOT_SET or
+ * PIN_INVALID), the credential (GetAssertion: the first of the allowList that
+ * is ours for this RP, else NO_CREDENTIALS at once), user verification
+ * (pinUvAuthParam, or built-in UV for uv=true or alwaysUv), the excludeList
+ * (MakeCredential), presence, then the key and signature. The UV flag is set
+ * only when UV was done (unless uv-lie). */
 #include "config.h"
 
 #include <string.h>
@@ -22,19 +22,12 @@
 #define AD_UP 0x01
 #define AD_UV 0x04
 #define AD_AT 0x40
-#define AD_MAX (37 + 16 + 2 + CTAP2_CRED_MAX + CTAP2_PK_MAX)
+#define AD_ED 0x80
+#define EXT_MAX 16 /* {"credProtect": n} */
+#define AD_MAX (37 + 16 + 2 + CTAP2_CRED_MAX + CTAP2_PK_MAX + EXT_MAX)
 
-/* What MakeCredential and GetAssertion share. */
-struct op {
-	int mc;      /* MakeCredential */
-	unsigned kp; /* request key of pinUvAuthParam */
-	const uint8_t *cdh;
-	uint8_t rph[32];
-	struct ctap2_opts o;
-};
-
-static int
-get_cdh(const struct ctap2_req *q, unsigned key, struct op *op)
+int
+ctap2_op_cdh(const struct ctap2_req *q, unsigned key, struct ctap2_op *op)
 {
 	size_t n = 0;
 	int st;
@@ -44,15 +37,15 @@ get_cdh(const struct ctap2_req *q, unsigned key, struct op *op)
 	return n == 32 ? ST_OK : ST_INVALID_PARAMETER;
 }
 
-static int
-hash_rp(const char *rp, size_t n, uint8_t rph[32])
+int
+ctap2_op_rp_hash(const char *rp, size_t n, uint8_t rph[32])
 {
 	return EVP_Digest(rp, n, rph, NULL, EVP_sha256(), NULL) == 1 ? ST_OK
 								     : ST_OTHER;
 }
 
-static int
-bad_option(const struct ctap2 *c)
+int
+ctap2_op_bad_option(const struct ctap2 *c)
 {
 	return c->version == TOKEN_CTAP2_20 ? ST_UNSUPPORTED_OPTION
 					    : ST_INVALID_OPTION;
@@ -60,9 +53,9 @@ bad_option(const struct ctap2 *c)
 
 /* A zero-length pinUvAuthParam: ST_OK if there is none, else the answer
  * after a touch. */
-static int
-empty_auth(struct token *t, int64_t now, enum token_mode mode,
-    const struct ctap2_req *q, const struct op *op)
+int
+ctap2_op_empty_auth(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, const struct ctap2_op *op)
 {
 	const uint8_t *p;
 	size_t n = 0;
@@ -76,10 +69,23 @@ empty_auth(struct token *t, int64_t now, enum token_mode mode,
 	return t->c2->pin_set ? ST_PIN_INVALID : ST_PIN_NOT_SET;
 }
 
+int
+ctap2_op_wants_uv(
+    const struct token *t, const struct ctap2_req *q, const struct ctap2_op *op)
+{
+	const struct ctap2 *c = t->c2;
+
+	if (t->faults & FAULT_UV_SKIP)
+		return 0;
+	return ctap2_req_has(q, op->kp) || op->o.uv == 1 ||
+	    (c->always_uv && c->uv != TOKEN_UV_NONE &&
+		(op->mc || op->o.up != 0));
+}
+
 /* The UV of the request: *uv = 1 when it was really done. */
-static int
-user_verification(struct token *t, int64_t now, enum token_mode mode,
-    const struct ctap2_req *q, const struct op *op, int *uv)
+int
+ctap2_op_uv(struct token *t, int64_t now, enum token_mode mode,
+    const struct ctap2_req *q, const struct ctap2_op *op, int *uv)
 {
 	const struct ctap2 *c = t->c2;
 	int st, want = op->o.uv == 1;
@@ -98,22 +104,34 @@ user_verification(struct token *t, int64_t now, enum token_mode mode,
 			return ST_PUAT_REQUIRED;
 		want = 1;
 	}
-	if (!want)
-		return op->mc && c->pin_set && c->version != TOKEN_CTAP2_21
+	if (!want) /* 2.1's makeCredUvNotRqd is for non-resident ones */
+		return op->mc && c->pin_set &&
+			(c->version != TOKEN_CTAP2_21 || op->o.rk == 1)
 		    ? ST_PUAT_REQUIRED
 		    : ST_OK;
 	if (c->uv == TOKEN_UV_NONE)
-		return bad_option(c);
+		return ctap2_op_bad_option(c);
 	st = ctap2_builtin_uv(t, now, mode);
 	*uv = st == ST_OK;
 	return st;
 }
 
-/* The first {id, type: "public-key"} of the list at key that is ours for
- * op->rph: ST_OK and the key and id, or ST_NO_CREDENTIALS. */
+/* A credential of ours the request may see: credProtect 3 needs UV, a
+ * resident one must still be kept (not replaced). */
 static int
-find_cred(const struct token *t, const struct ctap2_req *q, unsigned key,
-    const struct op *op, struct ctap2_key *k, const uint8_t **id,
+visible(const struct token *t, const struct ctap2_key *k, const uint8_t *id,
+    size_t n, int uv)
+{
+	if (k->prot == 3 && !uv)
+		return 0;
+	return !k->rk || ctap2_rk_by_id(t->c2, id, n) != NULL;
+}
+
+/* The first {id, type: "public-key"} of the list at key that is ours for
+ * op->rph and visible: ST_OK and the key and id, or ST_NO_CREDENTIALS. */
+int
+ctap2_op_find(const struct token *t, const struct ctap2_req *q, unsigned key,
+    const struct ctap2_op *op, int uv, struct ctap2_key *k, const uint8_t **id,
     size_t *id_len)
 {
 	struct cbor_rd r;
@@ -143,19 +161,23 @@ find_cred(const struct token *t, const struct ctap2_req *q, unsigned key,
 			    cbor_skip(&r) != ERR_OK)
 				return ST_INVALID_CBOR;
 		}
-		if (p != NULL && pk &&
-		    ctap2_cred_unwrap(t, p, n, op->rph, k) == ERR_OK) {
+		if (p == NULL || !pk ||
+		    ctap2_cred_unwrap(t, p, n, op->rph, k) != ERR_OK)
+			continue;
+		if (visible(t, k, p, n, uv)) {
 			*id = p;
 			*id_len = n;
 			return ST_OK;
 		}
+		ctap2_key_clear(k);
 	}
 	return ST_NO_CREDENTIALS;
 }
 
 /* rpIdHash || flags || signCount: the counter goes up by one. */
-static int
-ad_head(struct token *t, uint8_t flags, const uint8_t rph[32], uint8_t *ad)
+int
+ctap2_op_ad_head(
+    struct token *t, uint8_t flags, const uint8_t rph[32], uint8_t *ad)
 {
 	t->counter++;
 	if (token_save_state(t) != ERR_OK)
@@ -214,30 +236,139 @@ pick_alg(const struct ctap2_req *q, int *alg)
 	return ST_UNSUPPORTED_ALGORITHM;
 }
 
+/* Text of at most max bytes, cut at a UTF-8 character boundary. */
+static void
+copy_trunc(char *dst, const char *s, size_t n, size_t max)
+{
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((uint8_t)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	if (memchr(dst, '\0', n) != NULL)
+		dst[0] = '\0';
+}
+
+/* user (key 3): id (1..64 bytes), name and displayName (truncated to 64
+ * bytes), for a resident credential. */
+static int
+get_user(const struct ctap2_req *q, struct ctap2_rk *r)
+{
+	struct cbor_rd rd;
+	const uint8_t *id = NULL;
+	const char *s;
+	char *dst;
+	size_t cnt, i, n = 0, sn;
+
+	ctap2_req_rd(q, 3, &rd);
+	if (cbor_get_map(&rd, &cnt) != ERR_OK)
+		return ST_CBOR_UNEXPECTED_TYPE;
+	for (i = 0; i < cnt; i++) {
+		if (cbor_take_text_key(&rd, "id")) {
+			if (cbor_get_bytes(&rd, &id, &n) != ERR_OK)
+				return ST_CBOR_UNEXPECTED_TYPE;
+		} else if ((dst = cbor_take_text_key(&rd, "name") ? r->name
+				   : cbor_take_text_key(&rd, "displayName")
+				   ? r->display
+				   : NULL) != NULL) {
+			if (cbor_get_text(&rd, &s, &sn) != ERR_OK)
+				return ST_CBOR_UNEXPECTED_TYPE;
+			copy_trunc(dst, s, sn, CTAP2_NAME_MAX);
+		} else if (cbor_skip(&rd) != ERR_OK || cbor_skip(&rd) != ERR_OK)
+			return ST_INVALID_CBOR;
+	}
+	if (id == NULL)
+		return ST_MISSING_PARAMETER;
+	if (n == 0 || n > CTAP2_USER_ID_MAX)
+		return ST_INVALID_LENGTH;
+	memcpy(r->uid, id, n);
+	r->uid_len = n;
+	return ST_OK;
+}
+/* extensions (key 6): credProtect 1..3 (*prot; 0 if not asked for);
+ * other extensions are ignored. */
+static int
+get_ext(const struct ctap2_req *q, int *prot)
+{
+	struct cbor_rd rd;
+	size_t cnt, i;
+	uint64_t v;
+
+	*prot = 0;
+	if (!ctap2_req_has(q, 6))
+		return ST_OK;
+	ctap2_req_rd(q, 6, &rd);
+	if (cbor_get_map(&rd, &cnt) != ERR_OK)
+		return ST_CBOR_UNEXPECTED_TYPE;
+	for (i = 0; i < cnt; i++) {
+		if (cbor_take_text_key(&rd, "credProtect")) {
+			if (cbor_get_uint(&rd, &v) != ERR_OK)
+				return ST_CBOR_UNEXPECTED_TYPE;
+			if (v < 1 || v > 3)
+				return ST_INVALID_PARAMETER;
+			*prot = (int)v;
+		} else if (cbor_skip(&rd) != ERR_OK || cbor_skip(&rd) != ERR_OK)
+			return ST_INVALID_CBOR;
+	}
+	return ST_OK;
+}
+
+/* The extensions output {"credProtect": n} at ad + n; its length. */
+static size_t
+put_ext(uint8_t *ad, int prot)
+{
+	struct cbor_wr w;
+	size_t n = 0;
+
+	cbor_wr_init(&w, ad, EXT_MAX);
+	cbor_put_map(&w, 1);
+	cbor_put_str(&w, "credProtect");
+	cbor_put_uint(&w, (uint64_t)prot);
+	return cbor_wr_end(&w, &n) == ERR_OK ? n : 0;
+}
+
+/* What a new credential is to be: r (rk: user, rpId), asked credProtect
+ * (0: not asked). */
+struct mc {
+	int alg, uv, asked;
+	struct ctap2_rk r;
+};
+
 static int
 new_cred(
-    struct token *t, const struct op *op, int alg, int uv, struct cbor_wr *w)
+    struct token *t, const struct ctap2_op *op, struct mc *m, struct cbor_wr *w)
 {
-	struct ctap2_key k = {0, NULL};
-	uint8_t ad[AD_MAX], id[CTAP2_CRED_MAX];
-	size_t id_len = 0, pk_len = 0, n;
+	struct ctap2_key k = {0, NULL, 1, 0};
+	uint8_t ad[AD_MAX], fl;
+	size_t pk_len = 0, n, e = 0;
 	int st = ST_OTHER;
 
-	if (ctap2_key_gen(alg, &k) != ERR_OK ||
-	    ctap2_cred_wrap(t, &k, op->rph, id, &id_len) != ERR_OK)
+	if (ctap2_key_gen(m->alg, &k) != ERR_OK)
 		goto fail;
-	n = 37 + 16 + 2 + id_len;
-	if (ctap2_cose_write(&k, ad + n, sizeof(ad) - n, &pk_len) != ERR_OK ||
-	    (st = ad_head(t, (uint8_t)(AD_UP | AD_AT | (uv ? AD_UV : 0)),
-		 op->rph, ad)) != ST_OK)
+	k.prot = m->r.prot;
+	k.rk = op->o.rk == 1;
+	if (ctap2_cred_wrap(t, &k, op->rph, m->r.id, &m->r.id_len) != ERR_OK)
+		goto fail;
+	n = 37 + 16 + 2 + m->r.id_len;
+	fl = (uint8_t)(AD_UP | AD_AT | (m->uv ? AD_UV : 0) |
+	    (m->asked ? AD_ED : 0));
+	if (ctap2_cose_write(&k, ad + n, sizeof(ad) - n - EXT_MAX, &pk_len) !=
+		ERR_OK ||
+	    (m->asked && (e = put_ext(ad + n + pk_len, m->r.prot)) == 0))
+		goto fail;
+	if (k.rk && (st = ctap2_rk_put(t->c2, &m->r)) != ST_OK)
+		goto fail;
+	if ((st = ctap2_op_ad_head(t, fl, op->rph, ad)) != ST_OK)
 		goto fail;
 	memcpy(ad + 37, ctap2_aaguid, 16);
-	ad[53] = (uint8_t)(id_len >> 8);
-	ad[54] = (uint8_t)id_len;
-	memcpy(ad + 55, id, id_len);
+	ad[53] = (uint8_t)(m->r.id_len >> 8);
+	ad[54] = (uint8_t)m->r.id_len;
+	memcpy(ad + 55, m->r.id, m->r.id_len);
 	cbor_put_map(w, 3);
-	st = ctap2_attest(t, &k, ad, n + pk_len, op->cdh, id, id_len, w) ==
-		ERR_OK
+	st = ctap2_attest(t, &k, ad, n + pk_len + e, op->cdh, m->r.id,
+		 m->r.id_len, w) == ERR_OK
 	    ? ST_OK
 	    : ST_OTHER;
 fail:
@@ -245,18 +376,18 @@ fail:
 	return st;
 }
 
-/* The excludeList (key 5): one of ours for this RP -> touch, then
- * CREDENTIAL_EXCLUDED. */
+/* The excludeList (key 5): one of ours for this RP (a credProtect 3 one
+ * only with UV) -> touch, then CREDENTIAL_EXCLUDED. */
 static int
 excluded(struct token *t, int64_t now, enum token_mode mode,
-    const struct ctap2_req *q, const struct op *op)
+    const struct ctap2_req *q, const struct ctap2_op *op, int uv)
 {
-	struct ctap2_key k = {0, NULL};
+	struct ctap2_key k = {0, NULL, 1, 0};
 	const uint8_t *id;
 	size_t n;
 	int st;
 
-	st = find_cred(t, q, 5, op, &k, &id, &n);
+	st = ctap2_op_find(t, q, 5, op, uv, &k, &id, &n);
 	ctap2_key_clear(&k);
 	if (st == ST_NO_CREDENTIALS)
 		return ST_OK;
@@ -267,92 +398,52 @@ excluded(struct token *t, int64_t now, enum token_mode mode,
 	return ST_CREDENTIAL_EXCLUDED;
 }
 
+/* The parameters: cdh, rp, user, algorithm, options, extensions. */
+static int
+mc_params(const struct ctap2_req *q, struct ctap2_op *op, struct mc *m)
+{
+	const char *rp;
+	size_t rn;
+	int st;
+
+	if ((st = ctap2_op_cdh(q, 1, op)) != ST_OK ||
+	    (st = ctap2_req_map_text(q, 2, "id", &rp, &rn)) != ST_OK ||
+	    (st = ctap2_op_rp_hash(rp, rn, op->rph)) != ST_OK)
+		return st;
+	if (!ctap2_req_has(q, 3))
+		return ST_MISSING_PARAMETER;
+	if ((st = pick_alg(q, &m->alg)) != ST_OK ||
+	    (st = ctap2_req_opts(q, 7, &op->o)) != ST_OK ||
+	    (st = get_ext(q, &m->asked)) != ST_OK)
+		return st;
+	m->r.prot = m->asked ? m->asked : 1;
+	memcpy(m->r.rph, op->rph, 32);
+	copy_trunc(m->r.rp, rp, rn, CTAP2_RPID_MAX);
+	return op->o.rk == 1 ? get_user(q, &m->r) : ST_OK;
+}
+
 int
 ctap2_make_credential(struct token *t, int64_t now, enum token_mode mode,
     const struct ctap2_req *q, struct cbor_wr *w)
 {
-	struct op op = {1, 8, NULL, {0}, {0, 0, 0}};
-	const char *rp;
-	size_t rn;
-	int st, alg = 0, uv = 0;
-
-	if ((st = get_cdh(q, 1, &op)) != ST_OK ||
-	    (st = ctap2_req_map_text(q, 2, "id", &rp, &rn)) != ST_OK ||
-	    (st = hash_rp(rp, rn, op.rph)) != ST_OK)
-		return st;
-	if (!ctap2_req_has(q, 3))
-		return ST_MISSING_PARAMETER;
-	if ((st = pick_alg(q, &alg)) != ST_OK ||
-	    (st = ctap2_req_opts(q, 7, &op.o)) != ST_OK)
-		return st;
-	if (op.o.rk == 1)
-		return ST_UNSUPPORTED_OPTION;
-	if (op.o.up == 0)
-		return ST_INVALID_OPTION;
-	if ((st = empty_auth(t, now, mode, q, &op)) != ST_OK ||
-	    (st = user_verification(t, now, mode, q, &op, &uv)) != ST_OK ||
-	    (st = excluded(t, now, mode, q, &op)) != ST_OK ||
-	    (st = ctap2_presence(t, now, mode)) != ST_OK)
-		return st;
-	return new_cred(t, &op, alg, uv, w);
-}
-
-/* ---- GetAssertion ---- */
-
-static int
-assertion(struct token *t, const struct op *op, const struct ctap2_key *k,
-    const uint8_t *id, size_t id_len, int up, int uv, struct cbor_wr *w)
-{
-	uint8_t ad[37 + 32], sig[CTAP2_SIG_MAX];
-	size_t siglen = 0;
+	struct ctap2_op op = {1, 8, NULL, {0}, {0, 0, 0}};
+	struct mc m;
 	int st;
 
-	if ((st = ad_head(t, (uint8_t)((up ? AD_UP : 0) | (uv ? AD_UV : 0)),
-		 op->rph, ad)) != ST_OK)
-		return st;
-	memcpy(ad + 37, op->cdh, 32);
-	if (ctap2_sign(k->pkey, k->alg, ad, sizeof(ad), sig, &siglen) != ERR_OK)
-		return ST_OTHER;
-	cbor_put_map(w, 3);
-	cbor_put_uint(w, 1);
-	cbor_put_map(w, 2);
-	cbor_put_str(w, "id");
-	cbor_put_bytes(w, id, id_len);
-	cbor_put_str(w, "type");
-	cbor_put_str(w, "public-key");
-	cbor_put_uint(w, 2);
-	cbor_put_bytes(w, ad, 37);
-	cbor_put_uint(w, 3);
-	cbor_put_bytes(w, sig, siglen);
-	return ST_OK;
-}
-
-int
-ctap2_get_assertion(struct token *t, int64_t now, enum token_mode mode,
-    const struct ctap2_req *q, struct cbor_wr *w)
-{
-	struct op op = {0, 6, NULL, {0}, {0, 0, 0}};
-	struct ctap2_key k = {0, NULL};
-	const uint8_t *id = NULL;
-	const char *rp;
-	size_t rn, id_len = 0;
-	int st, uv = 0, up;
-
-	if ((st = ctap2_req_text(q, 1, &rp, &rn)) != ST_OK ||
-	    (st = hash_rp(rp, rn, op.rph)) != ST_OK ||
-	    (st = get_cdh(q, 2, &op)) != ST_OK ||
-	    (st = ctap2_req_opts(q, 5, &op.o)) != ST_OK)
-		return st;
-	if (op.o.rk != -1)
-		return bad_option(t->c2);
-	up = op.o.up != 0;
-	if ((st = empty_auth(t, now, mode, q, &op)) != ST_OK ||
-	    (st = find_cred(t, q, 3, &op, &k, &id, &id_len)) != ST_OK ||
-	    (st = user_verification(t, now, mode, q, &op, &uv)) != ST_OK ||
-	    (up && (st = ctap2_presence(t, now, mode)) != ST_OK))
-		goto fail;
-	st = assertion(t, &op, &k, id, id_len, up, uv, w);
-fail:
-	ctap2_key_clear(&k);
+	memset(&m, 0, sizeof(m));
+	if ((st = mc_params(q, &op, &m)) != ST_OK)
+		goto out;
+	st = ST_INVALID_OPTION;
+	if (op.o.up == 0)
+		goto out;
+	if ((st = ctap2_op_empty_auth(t, now, mode, q, &op)) != ST_OK ||
+	    (st = ctap2_op_uv(t, now, mode, q, &op, &m.uv)) != ST_OK ||
+	    (st = excluded(t, now, mode, q, &op, m.uv)) != ST_OK ||
+	    (op.o.rk == 1 && (st = ctap2_rk_room(t->c2, &m.r)) != ST_OK) ||
+	    (st = ctap2_presence(t, now, mode)) != ST_OK)
+		goto out;
+	st = new_cred(t, &op, &m, w);
+out:
+	util_wipe(&m, sizeof(m));
 	return st;
 }

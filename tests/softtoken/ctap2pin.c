@@ -191,6 +191,7 @@ check_pin_hash(
 	c->pin_retries--;
 	ok = CRYPTO_memcmp(h, c->pin_hash, 16) == 0;
 	util_wipe(h, sizeof(h));
+	token_log_line(t, ok ? "pin ok" : "pin bad");
 	if (ok) {
 		c->pin_retries = CTAP2_PIN_RETRIES_MAX;
 		c->pin_fails = 0;

@@ -152,7 +152,8 @@ ok $? "a CBOR request waiting for a touch: KEEPALIVE 02, CANCEL ends it 2D"
 bad=0
 for args in "--pin 1234" "--ctap2 2.1 --always-uv --u2f on" \
     "--ctap2 2.1 --pin-retries 9" "--ctap2 2.1 --attest x509" \
-    "--ctap2 3.0" "--ctap2 2.1 --pin 12" "--ctap2 2.0 --always-uv"; do
+    "--ctap2 3.0" "--ctap2 2.1 --pin 12" "--ctap2 2.0 --always-uv" \
+    "--rk-slots 3" "--ctap2 2.1 --rk-slots 0" "--ctap2 2.0 --rk-slots 257"; do
 	# shellcheck disable=SC2086
 	"$ST" --socket "$dir/sockx" $args 2>"$dir/errx"
 	rc=$?

@@ -25,6 +25,7 @@ enum {
 	CMD_GET_INFO = 0x04,
 	CMD_CLIENT_PIN = 0x06,
 	CMD_RESET = 0x07,
+	CMD_GET_NEXT = 0x08,
 	CMD_SELECTION = 0x0B
 };
 
@@ -62,6 +63,8 @@ ctap2_new(struct ctap2 **out, const struct token_config *cfg)
 					      : (unsigned)cfg->pin_retries;
 	c->uv_retries = CTAP2_UV_RETRIES_MAX;
 	c->op_start = -1;
+	c->rk_slots = cfg->rk_slots > 0 ? (unsigned)cfg->rk_slots
+					: CTAP2_RK_SLOTS_DEFAULT;
 	if ((c->ka = EVP_EC_gen("P-256")) == NULL) {
 		free(c);
 		return ERR_CRYPTO;
@@ -78,6 +81,7 @@ ctap2_free(struct ctap2 **cp)
 	if (c == NULL)
 		return;
 	EVP_PKEY_free(c->ka);
+	ctap2_rk_clear(c);
 	util_freezero(c, sizeof(*c));
 	*cp = NULL;
 }
@@ -127,6 +131,7 @@ ctap2_builtin_uv(struct token *t, int64_t now, enum token_mode mode)
 		return ST_PENDING;
 	}
 	c->uv_state = UV_IDLE;
+	token_log_line(t, c->uv == TOKEN_UV_OK ? "uv ok" : "uv bad");
 	if (c->uv == TOKEN_UV_OK) {
 		c->uv_retries = CTAP2_UV_RETRIES_MAX;
 		c->uv_state = UV_PASSED;
@@ -154,7 +159,7 @@ put_options(const struct ctap2 *c, struct cbor_wr *w)
 	size_t n = 0, i;
 	int v21 = c->version == TOKEN_CTAP2_21;
 
-	o[n++] = (struct opt){"rk", false};
+	o[n++] = (struct opt){"rk", true};
 	o[n++] = (struct opt){"up", true};
 	if (c->uv != TOKEN_UV_NONE)
 		o[n++] = (struct opt){"uv", true};
@@ -211,9 +216,12 @@ get_info(const struct ctap2 *c, struct cbor_wr *w)
 	int pre = c->version >= TOKEN_CTAP2_21PRE;
 	int v21 = c->version == TOKEN_CTAP2_21;
 
-	cbor_put_map(w, 5u + (pre ? 2u : 0u) + (v21 ? 2u : 0u));
+	cbor_put_map(w, 6u + (pre ? 2u : 0u) + (v21 ? 3u : 0u));
 	cbor_put_uint(w, 1);
 	put_versions(c, w);
+	cbor_put_uint(w, 2); /* extensions */
+	cbor_put_array(w, 1);
+	cbor_put_str(w, "credProtect");
 	cbor_put_uint(w, 3);
 	cbor_put_bytes(w, ctap2_aaguid, sizeof(ctap2_aaguid));
 	cbor_put_uint(w, 4);
@@ -239,6 +247,8 @@ get_info(const struct ctap2 *c, struct cbor_wr *w)
 		cbor_put_str(w, "usb");
 		cbor_put_uint(w, 10);
 		put_algorithms(w);
+		cbor_put_uint(w, 0x14); /* remainingDiscoverableCredentials */
+		cbor_put_uint(w, ctap2_rk_remaining(c));
 	}
 	return ST_OK;
 }
@@ -267,6 +277,7 @@ reset(struct token *t, int64_t now, enum token_mode mode)
 	c->uv_retries = CTAP2_UV_RETRIES_MAX;
 	c->pin_fails = 0;
 	c->puat_valid = 0;
+	ctap2_rk_clear(c);
 	return token_save_state(t) == ERR_OK ? ST_OK : ST_OTHER;
 }
 
@@ -281,6 +292,8 @@ dispatch(struct token *t, int64_t now, enum token_mode mode, uint8_t cmd,
 		return ctap2_make_credential(t, now, mode, q, w);
 	case CMD_GET_ASSERT:
 		return ctap2_get_assertion(t, now, mode, q, w);
+	case CMD_GET_NEXT:
+		return ctap2_get_next_assertion(t, now, w);
 	case CMD_GET_INFO:
 		return get_info(t->c2, w);
 	case CMD_CLIENT_PIN:
@@ -395,6 +408,8 @@ token_cbor(struct token *t, int64_t now_ms, enum token_mode mode,
 		*keepalive = 1;
 		return ERR_PENDING;
 	}
+	if (len == 0 || req[0] != CMD_GET_NEXT)
+		t->c2->next.active = 0; /* any other command ends it */
 	cbor_wr_init(&w, rep + 1, CTAP2_REPLY_MAX - 1);
 	if (len == 0)
 		st = ST_INVALID_LENGTH;
@@ -432,6 +447,7 @@ ctap2_state_write(const struct ctap2 *c, FILE *f)
 	}
 	fprintf(f, "pin-retries %u\nuv-retries %u\n", c->pin_retries,
 	    c->uv_retries);
+	ctap2_rk_write(c, f);
 }
 
 static int
@@ -458,6 +474,8 @@ ctap2_state_line(struct ctap2 *c, const char *name, const char *v)
 		return small_uint(v, CTAP2_PIN_RETRIES_MAX, &c->pin_retries);
 	if (strcmp(name, "uv-retries") == 0)
 		return small_uint(v, CTAP2_UV_RETRIES_MAX, &c->uv_retries);
+	if (strcmp(name, "rk") == 0)
+		return ctap2_rk_line(c, v);
 	if (strcmp(name, "pin-hash") != 0)
 		return ERR_NOT_FOUND;
 	if (strlen(v) != 2 * sizeof(c->pin_hash))

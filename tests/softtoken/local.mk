@@ -6,6 +6,7 @@ tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/ctaphid_dev.c tests/softtoken/ctaphid_dev.h \
 	tests/softtoken/ctap2.h tests/softtoken/ctap2tok.c \
 	tests/softtoken/ctap2req.c tests/softtoken/ctap2op.c \
+	tests/softtoken/ctap2ga.c tests/softtoken/ctap2rk.c \
 	tests/softtoken/ctap2pin.c tests/softtoken/ctap2pinx.c \
 	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
@@ -43,6 +44,7 @@ check_PROGRAMS += tests/softtoken/test_ctap2
 TESTS += tests/softtoken/test_ctap2
 tests_softtoken_test_ctap2_SOURCES = tests/softtoken/test_ctap2.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2hrk.c \
 	tests/softtoken/ctap2host.h tests/test.h
 tests_softtoken_test_ctap2_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2_LDADD = tests/softtoken/libsofttoken.la \
@@ -52,6 +54,7 @@ check_PROGRAMS += tests/softtoken/test_ctap2f
 TESTS += tests/softtoken/test_ctap2f
 tests_softtoken_test_ctap2f_SOURCES = tests/softtoken/test_ctap2f.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2hrk.c \
 	tests/softtoken/ctap2host.h tests/test.h
 tests_softtoken_test_ctap2f_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2f_LDADD = tests/softtoken/libsofttoken.la \
@@ -61,9 +64,20 @@ check_PROGRAMS += tests/softtoken/test_ctap2hid
 TESTS += tests/softtoken/test_ctap2hid
 tests_softtoken_test_ctap2hid_SOURCES = tests/softtoken/test_ctap2hid.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2hrk.c \
 	tests/softtoken/ctap2host.h tests/test.h
 tests_softtoken_test_ctap2hid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+# Resident credentials, GetNextAssertion, credProtect, Selection, the log.
+check_PROGRAMS += tests/softtoken/test_ctap2rk
+TESTS += tests/softtoken/test_ctap2rk
+tests_softtoken_test_ctap2rk_SOURCES = tests/softtoken/test_ctap2rk.c \
+	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
+	tests/softtoken/ctap2hrk.c tests/softtoken/ctap2host.h tests/test.h
+tests_softtoken_test_ctap2rk_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_ctap2rk_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 TESTS += tests/softtoken/ctap2sock.sh
@@ -73,4 +87,5 @@ dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh
 TESTS += tests/softtoken/peer_fido2.sh
 dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
 EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/peerlib.py \
+	tests/softtoken/peerrk.py \
 	tests/softtoken/sockhid.py

@@ -23,6 +23,7 @@ from fido2.hid import CAPABILITY, CTAPHID  # noqa: E402
 from peerlib import (ALGS, PERM, RP, USER, Tap, Token, assertion,  # noqa: E402
                      catches, cdh, flags_of, make_cred, pin_token, uv_bit,
                      uv_bit_only, verify_assertion, verify_att)
+from peerrk import RK_SCENARIOS  # noqa: E402
 
 
 def u2f_register(t, dev, label):
@@ -95,7 +96,7 @@ def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
          "got %s, wanted %s" % (info.pin_uv_protocols, PROTOCOLS[variant]))
     o = info.options
     ok = (o.get("clientPin") is pin and o.get("up", True) is True and
-          o.get("rk", False) is False and o.get("plat", False) is False and
+          o.get("rk") is True and o.get("plat", False) is False and
           o.get("uv") is uv)
     if variant == "2.1":
         ok = ok and o.get("pinUvAuthToken") is True
@@ -104,6 +105,8 @@ def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
     t.ok(ok, label + ": GetInfo options (clientPin %s, uv %s)" % (pin, uv),
          repr(o))
     t.ok(len(info.aaguid) == 16, label + ": GetInfo aaguid of 16 bytes")
+    t.ok(info.extensions == ["credProtect"],
+         label + ": GetInfo extensions [credProtect]", repr(info.extensions))
 
 
 # The attestation statement's keys per softtoken --attest.
@@ -470,7 +473,7 @@ FAULT_SCENARIOS = [
 ] + [("f-" + f, ["--ctap2", "2.1", "--fault", f], fault(f)) for f in (
     "cbor-garbage", "cbor-noncanonical", "cbor-wrong-status",
     "cbor-oversized", "endless-processing", "getinfo-garbage")]
-SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS + FAULT_SCENARIOS
+SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS + RK_SCENARIOS + FAULT_SCENARIOS
 
 
 def main():

@@ -28,13 +28,6 @@ static const int rs256[] = {-257, 0};
 static const int unknown_then_eddsa[] = {-35, -8, -7, 0};
 
 static void
-h_init(struct ch *h, enum token_ctap2 v, const struct token_config *c)
-{
-	memset(h, 0, sizeof(*h));
-	h->t = ch_token(v, c);
-}
-
-static void
 test_info_versions(void)
 {
 	struct token_config c;
@@ -42,7 +35,7 @@ test_info_versions(void)
 	struct ch h;
 
 	ch_config(&c);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.nversions, 2);
 	T_EQ_STR(in.versions[0], "U2F_V2");
@@ -56,7 +49,7 @@ test_info_versions(void)
 
 	c.u2f_off = 1;
 	c.pin = "1234";
-	h_init(&h, TOKEN_CTAP2_21PRE, &c);
+	ch_init(&h, TOKEN_CTAP2_21PRE, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.nversions, 2);
 	T_EQ_STR(in.versions[0], "FIDO_2_0");
@@ -70,13 +63,13 @@ test_info_versions(void)
 
 	ch_config(&c);
 	c.uv = TOKEN_UV_OK;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.nversions, 4);
 	T_EQ_STR(in.versions[3], "FIDO_2_1");
 	T_EQ_INT(in.opt_puat, 1);
 	T_EQ_INT(in.opt_uv, 1);
-	T_EQ_INT(in.opt_rk, 0);
+	T_EQ_INT(in.opt_rk, 1);
 	T_EQ_INT(in.opt_alwaysuv, -1);
 	token_free(&h.t);
 }
@@ -96,7 +89,7 @@ mc_ga(const int *algs, int want_type, const char *want_fmt,
 
 	ch_config(&c);
 	c.attest = att;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	q.algs = algs;
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
@@ -163,7 +156,7 @@ pin_flow(enum token_ctap2 v, int proto, unsigned sub)
 	const char *rp = sub == 9 ? RP : NULL;
 
 	ch_config(&c);
-	h_init(&h, v, &c);
+	ch_init(&h, v, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	T_EQ_INT(ch_get_token(&h, proto, sub, "1234", perm, rp, tok), 0x35);
@@ -206,12 +199,12 @@ test_pin_protocols(void)
 	pin_flow(TOKEN_CTAP2_21, 2, 9);
 	ch_config(&c);
 	c.pin = "1234";
-	h_init(&h, TOKEN_CTAP2_20, &c); /* 2.0: protocol 1 and 0x05 only */
+	ch_init(&h, TOKEN_CTAP2_20, &c); /* 2.0: protocol 1 and 0x05 only */
 	T_EQ_INT(ch_get_token(&h, 2, 5, "1234", 0, NULL, tok), 0x02);
 	T_EQ_INT(ch_get_token(&h, 1, 9, "1234", 3, RP, tok), 0x3E);
 	T_EQ_INT(ch_get_token(&h, 1, 5, "1234", 0, NULL, tok), 0);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_21, &c); /* 2.1: 0x05 takes no permissions */
+	ch_init(&h, TOKEN_CTAP2_21, &c); /* 2.1: 0x05 takes no permissions */
 	T_EQ_INT(ch_get_token(&h, 2, 5, "1234", 3, NULL, tok), 0x02);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "1234", 0, RP, tok), 0x14);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "1234", 0x04, RP, tok), 0x40);
@@ -233,7 +226,7 @@ test_pin_blocking(void)
 	ch_config(&c);
 	c.pin = "1234";
 	c.state_path = path;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "0000", 2, RP, tok), 0x31);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "0000", 2, RP, tok), 0x31);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "0000", 2, RP, tok), 0x34);
@@ -242,7 +235,7 @@ test_pin_blocking(void)
 	T_EQ_INT(n, 5);
 	token_free(&h.t); /* power cycle: the state file keeps 5 retries */
 	c.pin = "9999";   /* the stored PIN wins */
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_pin_retries(&h, &n), 0);
 	T_EQ_INT(n, 5);
 	T_EQ_INT(ch_get_token(&h, 2, 9, "9999", 2, RP, tok), 0x31);
@@ -256,7 +249,7 @@ test_pin_blocking(void)
 	ch_config(&c);
 	c.pin = "1234";
 	c.pin_retries = 1;
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_get_token(&h, 1, 5, "0000", 0, NULL, tok), 0x32);
 	T_EQ_INT(ch_get_token(&h, 1, 5, "1234", 0, NULL, tok), 0x32);
 	T_EQ_INT(ch_change_pin(&h, 1, "1234", "abcd"), 0x32);
@@ -275,7 +268,7 @@ test_permissions(void)
 
 	ch_config(&c);
 	c.pin = "1234";
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	ch_req_init(&q, "pam://b");

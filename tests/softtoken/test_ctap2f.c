@@ -19,13 +19,6 @@
 #define RP "pam://test"
 
 static void
-h_init(struct ch *h, enum token_ctap2 v, const struct token_config *c)
-{
-	memset(h, 0, sizeof(*h));
-	h->t = ch_token(v, c);
-}
-
-static void
 test_builtin_uv(void)
 {
 	struct token_config c;
@@ -38,7 +31,7 @@ test_builtin_uv(void)
 
 	ch_config(&c);
 	c.uv = TOKEN_UV_OK;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	q.uv = 1;
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
@@ -61,7 +54,7 @@ test_builtin_uv(void)
 	token_free(&h.t);
 
 	c.uv = TOKEN_UV_FAIL;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	q.allow[0] = &cred;
@@ -77,12 +70,12 @@ test_builtin_uv(void)
 	token_free(&h.t);
 
 	ch_config(&c); /* no built-in UV */
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_token(&h, 2, 6, NULL, 2, RP, tok), 0x30);
 	q.nallow = 0;
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x2C);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x2B);
 	token_free(&h.t);
 }
@@ -101,7 +94,7 @@ test_always_uv(void)
 	ch_config(&c);
 	c.always_uv = 1;
 	c.pin = "1234";
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	T_EQ_INT(in.opt_alwaysuv, 1);
 	T_EQ_INT(in.nversions, 3); /* no U2F_V2 */
@@ -112,7 +105,7 @@ test_always_uv(void)
 	token_free(&h.t);
 
 	c.uv = TOKEN_UV_OK; /* built-in UV is done without asking */
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	T_EQ_INT(cred.flags, 0x45);
 	q.allow[0] = &cred;
@@ -138,13 +131,13 @@ test_puat_required(void)
 	ch_config(&c);
 	c.pin = "1234";
 	ch_req_init(&q, RP);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x36);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_21PRE, &c);
+	ch_init(&h, TOKEN_CTAP2_21PRE, &c);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x36);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_21, &c); /* makeCredUvNotRqd */
+	ch_init(&h, TOKEN_CTAP2_21, &c); /* makeCredUvNotRqd */
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	q.auth = empty; /* zero length: touch, then PIN_INVALID */
 	q.auth_len = 0;
@@ -152,7 +145,7 @@ test_puat_required(void)
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x31);
 	token_free(&h.t);
 	ch_config(&c);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x35);
 	token_free(&h.t);
 }
@@ -170,7 +163,7 @@ test_presence(void)
 	ch_config(&c);
 	c.presence = TOKEN_PRESENCE_AFTER;
 	c.after_ms = 500;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	T_EQ_INT(h.ka_upneeded, 5);
@@ -190,11 +183,11 @@ test_presence(void)
 	token_free(&h.t);
 
 	c.presence = TOKEN_PRESENCE_NEVER;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x2F); /* after 30 s */
 	T_EQ_INT(h.polls, 300);
 	token_free(&h.t);
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	T_EQ_INT(ch_call(&h, 0x0B, NULL, 0), 0x01); /* no Selection */
 	token_free(&h.t);
 }
@@ -212,7 +205,7 @@ test_request_errors(void)
 	struct ch h;
 
 	ch_config(&c);
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_call(&h, 0x01, bad, sizeof(bad)), 0x12);
 	T_EQ_INT(ch_call(&h, 0x01, noncanon, sizeof(noncanon)), 0x12);
 	T_EQ_INT(ch_call(&h, 0x02, not_map, sizeof(not_map)), 0x11);
@@ -223,8 +216,8 @@ test_request_errors(void)
 	q.algs = unsupported;
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x26);
 	ch_req_init(&q, RP);
-	q.rk = 1;
-	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x2B);
+	q.rk = 1; /* resident: see test_ctap2rk */
+	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	q.rk = -1;
 	q.up = 0;
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0x2C);
@@ -251,7 +244,7 @@ test_reset_and_log(void)
 	ch_config(&c);
 	c.pin = "24681357";
 	c.log = log;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0);
 	q.allow[0] = &cred;
@@ -266,9 +259,11 @@ test_reset_and_log(void)
 		lines++;
 		pinseen |= strstr(line, "2468") != NULL;
 	}
-	T_EQ_INT(lines, 4);
+	T_EQ_INT(lines, 6); /* 4 commands, 2 touches (MC, Reset) */
 	T_EQ_INT(pinseen, 0);
 	rewind(log);
+	T_TRUE(fgets(line, sizeof(line), log) != NULL);
+	T_EQ_STR(line, "touch\n");
 	T_TRUE(fgets(line, sizeof(line), log) != NULL);
 	T_EQ_STR(line, "cbor cmd=01 status=00\n");
 	fclose(log);
@@ -294,13 +289,13 @@ faulty_assert(unsigned faults, struct ch *h, uint8_t *flags)
 	snprintf(path, sizeof(path), "%s/state", dir);
 	ch_config(&c);
 	c.state_path = path;
-	h_init(h, TOKEN_CTAP2_21, &c);
+	ch_init(h, TOKEN_CTAP2_21, &c);
 	ch_req_init(&q, RP);
 	if (ch_make_cred(h, &q, &cred) != 0)
 		abort();
 	token_free(&h->t);
 	c.faults = faults;
-	h_init(h, TOKEN_CTAP2_21, &c);
+	ch_init(h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(h, &in), 0); /* GetInfo is never faulty */
 	q.allow[0] = &cred;
 	q.nallow = 1;
@@ -354,7 +349,7 @@ test_getinfo_garbage(void)
 
 	ch_config(&c);
 	c.faults = FAULT_GETINFO_GARBAGE;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), -1);
 	T_EQ_INT(h.rep[0], 0);
 	body = ch_body(&h, &n);
@@ -377,7 +372,7 @@ test_uv_skip(void)
 	ch_config(&c);
 	c.pin = "1234";
 	c.faults = FAULT_UV_SKIP;
-	h_init(&h, TOKEN_CTAP2_20, &c);
+	ch_init(&h, TOKEN_CTAP2_20, &c);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), 0); /* no PUAT_REQUIRED */
 	T_EQ_INT(cred.flags, 0x41);
@@ -404,7 +399,7 @@ test_endless_processing(void)
 
 	ch_config(&c);
 	c.faults = FAULT_ENDLESS_PROCESSING;
-	h_init(&h, TOKEN_CTAP2_21, &c);
+	ch_init(&h, TOKEN_CTAP2_21, &c);
 	T_EQ_INT(ch_get_info(&h, &in), 0);
 	ch_req_init(&q, RP);
 	T_EQ_INT(ch_make_cred(&h, &q, &cred), -1);

@@ -435,8 +435,9 @@ test_log(void)
 	got = fread(text, 1, sizeof(text) - 1, log);
 	text[got] = '\0';
 	T_EQ_STR(text,
-	    "ins=01 p1=03 sw=9000\nins=02 p1=07 sw=6985\n"
-	    "ins=02 p1=03 sw=9000\nins=10 p1=00 sw=6d00\nkeepalive\n");
+	    "touch\nins=01 p1=03 sw=9000\nins=02 p1=07 sw=6985\n"
+	    "touch\nins=02 p1=03 sw=9000\nins=10 p1=00 sw=6d00\n"
+	    "keepalive\n");
 	token_free(&t);
 	fclose(log);
 }

@@ -408,7 +408,7 @@ test_hid_keepalive(void)
 	rewind(log);
 	n = fread(text, 1, sizeof(text) - 1, log);
 	text[n] = '\0';
-	T_EQ_STR(text, "keepalive\nins=01 p1=03 sw=9000\n");
+	T_EQ_STR(text, "keepalive\ntouch\nins=01 p1=03 sw=9000\n");
 	rig_free(g);
 	fclose(log);
 }

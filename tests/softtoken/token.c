@@ -314,8 +314,8 @@ token_free(struct token **tp)
 
 /* ---- APDU processing ---- */
 
-int
-token_presence_granted(struct token *t, int64_t now)
+static int
+presence_policy(struct token *t, int64_t now)
 {
 	switch (t->presence) {
 	case TOKEN_PRESENCE_NOW:
@@ -330,6 +330,16 @@ token_presence_granted(struct token *t, int64_t now)
 	default:
 		return 0;
 	}
+}
+
+/* A granted request consumes a touch: the log says "touch". */
+int
+token_presence_granted(struct token *t, int64_t now)
+{
+	if (!presence_policy(t, now))
+		return 0;
+	token_log_line(t, "touch");
+	return 1;
 }
 
 /* SW 6985, ERR_PENDING, or 0 if presence is granted. */
@@ -552,6 +562,7 @@ token_apdu(struct token *t, int64_t now_ms, enum token_mode mode,
 	int sw;
 
 	*rlen = 0;
+	t->c2->next.active = 0; /* GetNextAssertion ends here too */
 	if ((sw = parse_apdu(apdu, len, &a)) == 0)
 		sw = dispatch(t, now_ms, mode, &a, rep, &n);
 	if (sw == ERR_PENDING)

@@ -94,6 +94,7 @@ struct token_config {
 	enum token_uv uv; /* --uv */
 	int always_uv;    /* --always-uv */
 	int pin_retries;  /* --pin-retries start value; < 0: 8 */
+	int rk_slots;     /* --rk-slots: resident credentials; 0: 25 */
 	enum token_attest attest;
 };
 

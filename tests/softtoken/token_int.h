@@ -9,7 +9,7 @@
 
 #include "token.h"
 
-#define STATE_MAX 65536
+#define STATE_MAX (1024 * 1024) /* 256 resident credentials fit */
 #define CERT_MAX 600
 #define SIG_MAX 72
 #define POINT_LEN 65
