@@ -2,7 +2,9 @@
  * from libfido2's fuzz/wiredata_fido2.h) through our CTAPHID transport
  * (ctaphid_open, ctaphid_xfer over the scripted device of
  * tests/fakehid.c) and our CTAP2 reply parsers (ctap2_parse_info,
- * ctap2_parse_cp, ctap2_parse_ga, ctap2_parse_mc, authdata_parse).
+ * ctap2_parse_cp, ctap2_parse_ga, ctap2_parse_mc, authdata_parse), and
+ * the recorded U2F replies (fuzz/wiredata_u2f.h) through u2f_status,
+ * u2f_parse_register and u2f_parse_authenticate.
  *
  * Each exchange: our INIT request is answered with the recorded INIT
  * report, our CBOR request with the recorded reply reports in order
@@ -18,9 +20,12 @@
  * The replies answer other requests than ours (other challenges, other
  * key agreement keys), so signatures and the PIN token are not verified
  * here: the parse is asserted, field by field, against what the
- * recorded bytes hold. Negative cases: every reply without its last
- * report, and with the CID of every report flipped, fails with
- * ERR_TIMEOUT at the deadline of virtual time (tests/vclock.h). */
+ * recorded bytes hold. The requests sent are the command byte (CTAP2)
+ * or a short APDU (U2F) alone: the recording answers whatever is asked,
+ * so the request only has to reach the device as one message. Negative
+ * cases: every reply without its last report, and with the CID of every
+ * report flipped, fails with ERR_TIMEOUT at the deadline of virtual time
+ * (tests/vclock.h). */
 #include "config.h"
 
 #include <stdint.h>
@@ -32,6 +37,7 @@
 #include "fakehid.h"
 #include "proto/authdata.h"
 #include "proto/ctap2.h"
+#include "proto/u2f.h"
 #include "test.h"
 #include "transport/ctaphid.h"
 #include "vclock.h"
@@ -49,11 +55,15 @@ static const uint8_t wd_status[] = {WIREDATA_CTAP_CBOR_STATUS};
 static const uint8_t wd_retries[] = {WIREDATA_CTAP_CBOR_RETRIES};
 static const uint8_t wd_assert[] = {WIREDATA_CTAP_CBOR_ASSERT};
 static const uint8_t wd_cred[] = {WIREDATA_CTAP_CBOR_CRED};
+static const uint8_t wd_u2f_6985[] = {WIREDATA_CTAP_U2F_6985};
+static const uint8_t wd_u2f_auth[] = {WIREDATA_CTAP_U2F_AUTH};
+static const uint8_t wd_u2f_reg[] = {WIREDATA_CTAP_U2F_REGISTER};
 
 /* How one exchange is replayed. */
 struct replay {
 	const uint8_t *frames; /* recorded reply reports, REPORT bytes each */
 	size_t len;
+	uint8_t cmd;      /* CTAPHID command of the exchange (0: CBOR) */
 	uint8_t cid[4];   /* the INIT reply hands out this channel */
 	int drop_last;    /* leave the last report out */
 	int flip_cid;     /* flip a bit of every reply report's CID */
@@ -122,8 +132,8 @@ replay(struct replay *rp, const uint8_t *req, size_t req_len, uint8_t *out,
 		rc = ERR_PROTO;
 	t0 = vclock_now_ms();
 	if (rc == ERR_OK)
-		rc = ctaphid_xfer(ch, CTAPHID_CBOR, req, req_len, out, cap,
-		    out_len, DEADLINE_MS);
+		rc = ctaphid_xfer(ch, rp->cmd ? rp->cmd : CTAPHID_CBOR, req,
+		    req_len, out, cap, out_len, DEADLINE_MS);
 	*took = vclock_now_ms() - t0;
 	ctaphid_close(&ch);
 	fakehid_free(f);
@@ -337,5 +347,78 @@ out:
 	free(out);
 }
 
-TEST_MAIN(
-    TEST(test_info), TEST(test_client_pin), TEST(test_assert), TEST(test_cred))
+/* A U2F reply (CTAPHID_MSG on channel 00009901): whole, the status word
+ * and body; without its last report or with a flipped CID, a timeout. */
+static int
+u2f_replay(const uint8_t *frames, size_t len, uint8_t *out, size_t *out_len,
+    size_t *body_len, uint16_t *sw)
+{
+	static const uint8_t cid_u[4] = {0x00, 0x00, 0x99, 0x01};
+	static const uint8_t apdu[] = {0x00, 0x02, 0x03, 0x00};
+	struct replay rp;
+	int64_t took;
+	int variant, rc = ERR_OK;
+
+	for (variant = 2; variant >= 0; variant--) {
+		memset(&rp, 0, sizeof(rp));
+		rp.frames = frames;
+		rp.len = len;
+		rp.cmd = CTAPHID_MSG;
+		memcpy(rp.cid, cid_u, 4);
+		rp.drop_last = variant == 1;
+		rp.flip_cid = variant == 2;
+		rc = replay(&rp, apdu, sizeof(apdu), out, CTAP2_MSG_MAX,
+		    out_len, &took);
+		if (variant > 0) {
+			T_EQ_ERR(rc, ERR_TIMEOUT);
+			T_TRUE(
+			    took >= DEADLINE_MS - 1 && took <= DEADLINE_MS + 1);
+		}
+	}
+	/* variant 0: the whole reply, after the keepalive */
+	T_EQ_ERR(rc, ERR_OK);
+	T_EQ_INT(rp.req_cmd, CTAPHID_MSG);
+	T_EQ_INT(took, (int64_t)(len / REPORT + 1));
+	if (rc != ERR_OK)
+		return rc;
+	return u2f_status(out, *out_len, body_len, sw);
+}
+
+static void
+test_u2f(void)
+{
+	uint8_t *out = malloc(CTAP2_MSG_MAX);
+	struct u2f_auth au;
+	struct u2f_reg reg;
+	size_t len = 0, body = 0;
+	uint16_t sw = 0;
+
+	memset(&reg, 0, sizeof(reg));
+	T_TRUE(out != NULL);
+	if (out == NULL)
+		return;
+	T_EQ_ERR(
+	    u2f_replay(wd_u2f_6985, sizeof(wd_u2f_6985), out, &len, &body, &sw),
+	    ERR_PRESENCE);
+	T_EQ_INT(sw, 0x6985);
+	T_EQ_ERR(
+	    u2f_replay(wd_u2f_auth, sizeof(wd_u2f_auth), out, &len, &body, &sw),
+	    ERR_OK);
+	T_EQ_ERR(u2f_parse_authenticate(out, body, &au), ERR_OK);
+	T_EQ_INT(au.flags, 0x01);
+	T_EQ_INT(au.counter, 0x2c);
+	T_EQ_INT(au.sig_len, 71);
+	T_EQ_ERR(
+	    u2f_replay(wd_u2f_reg, sizeof(wd_u2f_reg), out, &len, &body, &sw),
+	    ERR_OK);
+	T_EQ_ERR(u2f_parse_register(out, body, &reg), ERR_OK);
+	T_EQ_INT(reg.pubkey[0], 0x04);
+	T_EQ_INT(reg.pubkey[1], 0x9f);
+	T_TRUE(reg.kh_len > 0 && reg.cert != NULL && reg.cert_len > 0);
+	T_TRUE(reg.sig_len > 0 && reg.sig[0] == 0x30);
+	u2f_reg_clear(&reg);
+	free(out);
+}
+
+TEST_MAIN(TEST(test_info), TEST(test_client_pin), TEST(test_assert),
+    TEST(test_cred), TEST(test_u2f))
