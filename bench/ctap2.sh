@@ -2,7 +2,7 @@
 # bench/ctap2.sh: a complete CTAP2 authentication with a PIN, ours against
 # Debian 12's libpam-u2f 1.1.0 (libfido2), in the test VM
 # (bench/vm-ctap2.sh); replaces the "CTAP2" section of bench/RESULTS.md.
-# Run alone (about 5 minutes) or by bench/run.sh (BENCH_ONLY=ctap2
+# Run alone (about 3 minutes) or by bench/run.sh (BENCH_ONLY=ctap2
 # bench/run.sh runs only this). See bench/README.
 #
 # Env: BENCH_WORK, BENCH_BUILD, BENCH_OUT as for bench/run.sh;
@@ -106,13 +106,13 @@ section() {
 	echo
 	echo "### Figures"
 	echo
-	echo "| CTAP | PAM result (ours / old) | Minstr whole process, COUNT=1 (ours / old) | ratio | Minstr one more authentication (ours / old) | ratio | requests COUNT=1 (ours / old) | requests one more authentication (ours / old) |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| CTAP | PAM result (ours / old) | echo-off PIN prompts (ours / old) | Minstr whole process, COUNT=1 (ours / old) | ratio | Minstr one more authentication (ours / old) | ratio | requests COUNT=1 (ours / old) | requests one more authentication (ours / old) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	for v in $versions; do
 		a1=$(get instr1 "ours-$v"); a2=$(get instr2 "ours-$v")
 		b1=$(get instr1 "old-$v"); b2=$(get instr2 "old-$v")
 		da=$(diff2 "$a1" "$a2"); db=$(diff2 "$b1" "$b2")
-		echo "| $v | $(get result "ours-$v") / $(get result "old-$v") | $(mi "$a1") / $(mi "$b1") | **$(ratio "$a1" "$b1")** | $(mi "$da") / $(mi "$db") | **$(ratio "$da" "$db")** | $(get rt1 "ours-$v") / $(get rt1 "old-$v") | $(diff2 "$(get rt1 "ours-$v")" "$(get rt2 "ours-$v")") / $(diff2 "$(get rt1 "old-$v")" "$(get rt2 "old-$v")") |"
+		echo "| $v | $(get result "ours-$v") / $(get result "old-$v") | $(get pinprompts "ours-$v") / $(get pinprompts "old-$v") | $(mi "$a1") / $(mi "$b1") | **$(ratio "$a1" "$b1")** | $(mi "$da") / $(mi "$db") | **$(ratio "$da" "$db")** | $(get rt1 "ours-$v") / $(get rt1 "old-$v") | $(diff2 "$(get rt1 "ours-$v")" "$(get rt2 "ours-$v")") / $(diff2 "$(get rt1 "old-$v")" "$(get rt2 "old-$v")") |"
 	done
 	echo
 	echo "Requests by command (COUNT=1, then COUNT=2):"

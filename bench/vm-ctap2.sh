@@ -8,6 +8,7 @@
 # (softtoken --ctap2 versions, default "2.1 2.0"). Results as lines in
 # /vmtest/ctap2.txt:
 #   result NAME PAM_RESULT        (NAME = ours-V or old-V, V the version)
+#   pinprompts NAME N             echo-off PIN prompts in one transaction
 #   instrC NAME IR                callgrind Ir of COUNT=C transactions
 #   rtC NAME TOTAL                CTAPHID requests written by the module
 #                                 process in COUNT=C transactions
@@ -115,8 +116,11 @@ for v in ${BENCH_CTAP2_VERSIONS:-2.1 2.0}; do
 		    "$mod" "$T/map-$v" "$ORIGIN" "$ORIGIN" max_devices=128 \
 		    >"$conf/$n"
 		put "result $n $(PAMDRIVE_PIN=$PIN PAMDRIVE_VERBOSE=1 \
-		    "$W/pamdrive" "$conf" "$n" "$TARGET" 2>>"$D" |
+		    "$W/pamdrive" "$conf" "$n" "$TARGET" 2>"$T/conv-$n" |
 		    awk '{print $1}')"
+		cat "$T/conv-$n" >&2
+		# PIN prompts through the conversation with echo off (style 1)
+		put "pinprompts $n $(grep -c 'conv style 1: .*PIN' "$T/conv-$n")"
 		for c in 1 2; do
 			rounds "$n" $c
 			PAMDRIVE_PIN=$PIN valgrind --tool=callgrind \
