@@ -9,8 +9,10 @@
  * (pam_start_confdir, pam_authenticate, pam_end each time): the difference
  * between COUNT 2 and COUNT 1 is the cost of one more authentication in a
  * process that already ran one (libraries loaded and initialised). The
- * conversation answers every prompt with an empty string and discards
- * messages (PAMDRIVE_VERBOSE=1 prints them on stderr). Prints one line
+ * conversation answers every prompt with an empty string, except that
+ * with PAMDRIVE_PIN set it answers echo-off prompts (a PIN) with its
+ * value, and discards messages (PAMDRIVE_VERBOSE=1 prints them on
+ * stderr). Prints one line
  * per transaction, "NAME CODE" (e.g. "PAM_AUTH_ERR 7"), and exits 0 if
  * every pam_authenticate returned PAM_SUCCESS, 1 if one did not, 2 for a
  * usage or setup error. */
@@ -19,6 +21,11 @@
 #include <string.h>
 
 #include <security/pam_appl.h>
+
+struct drive_opts {
+	int verbose;
+	const char *pin; /* the answer to echo-off prompts */
+};
 
 struct drive_name {
 	int code;
@@ -68,7 +75,8 @@ drive_conv(
     int n, const struct pam_message **msg, struct pam_response **out, void *arg)
 {
 	struct pam_response *resp = NULL;
-	const int *verbose = arg;
+	const struct drive_opts *o = arg;
+	const char *ans;
 	int i;
 
 	*out = NULL;
@@ -77,13 +85,14 @@ drive_conv(
 	if ((resp = calloc((size_t)n, sizeof(*resp))) == NULL)
 		return PAM_BUF_ERR;
 	for (i = 0; i < n; i++) {
-		if (*verbose)
+		if (o->verbose)
 			fprintf(stderr, "pamdrive: conv style %d: %s\n",
 			    msg[i]->msg_style, msg[i]->msg);
 		if (msg[i]->msg_style != PAM_PROMPT_ECHO_OFF &&
 		    msg[i]->msg_style != PAM_PROMPT_ECHO_ON)
 			continue;
-		if ((resp[i].resp = strdup("")) == NULL) {
+		ans = msg[i]->msg_style == PAM_PROMPT_ECHO_OFF ? o->pin : "";
+		if ((resp[i].resp = strdup(ans)) == NULL) {
 			drive_free_resp(resp, n);
 			return PAM_BUF_ERR;
 		}
@@ -95,15 +104,15 @@ drive_conv(
 /* One transaction: 0 for PAM_SUCCESS, 1 for another result, 2 if PAM
  * could not start. */
 static int
-drive_once(
-    const char *confdir, const char *service, const char *user, int *verbose)
+drive_once(const char *confdir, const char *service, const char *user,
+    struct drive_opts *o)
 {
 	pam_handle_t *pamh = NULL;
 	struct pam_conv conv;
 	int r;
 
 	conv.conv = drive_conv;
-	conv.appdata_ptr = verbose;
+	conv.appdata_ptr = o;
 	r = pam_start_confdir(service, user, &conv, confdir, &pamh);
 	if (r != PAM_SUCCESS) {
 		fprintf(stderr, "pamdrive: pam_start_confdir: %d\n", r);
@@ -119,10 +128,11 @@ drive_once(
 int
 main(int argc, char **argv)
 {
+	struct drive_opts o;
 	const char *v;
 	char *end = NULL;
 	long count = 1, i;
-	int verbose, r, rc = 0;
+	int r, rc = 0;
 
 	if (argc == 5)
 		count = strtol(argv[4], &end, 10);
@@ -134,9 +144,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	v = getenv("PAMDRIVE_VERBOSE");
-	verbose = v != NULL && strcmp(v, "1") == 0;
+	o.verbose = v != NULL && strcmp(v, "1") == 0;
+	o.pin = getenv("PAMDRIVE_PIN") != NULL ? getenv("PAMDRIVE_PIN") : "";
 	for (i = 0; i < count; i++) {
-		if ((r = drive_once(argv[1], argv[2], argv[3], &verbose)) == 2)
+		if ((r = drive_once(argv[1], argv[2], argv[3], &o)) == 2)
 			return 2;
 		if (r != 0)
 			rc = 1;

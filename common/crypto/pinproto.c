@@ -45,7 +45,11 @@ pub_of(EVP_PKEY *k, uint8_t pub[POINT_LEN])
 	return ERR_OK;
 }
 
-/* Z = the x coordinate of ours * peer (ECDH), 32 bytes. */
+/* Z = the x coordinate of ours * peer (ECDH), 32 bytes. The peer comes
+ * from crypto_pkey_p256(), which checked it (on the curve, not the point
+ * at infinity; P-256 has cofactor 1, so that is the whole check): OpenSSL
+ * is not asked to validate it again, which would add EVP_PKEY_public_check
+ * and its scalar multiplication n*Q to every PIN agreement. */
 static int
 ecdh_z(EVP_PKEY *ours, EVP_PKEY *peer, uint8_t z[COORD])
 {
@@ -56,7 +60,7 @@ ecdh_z(EVP_PKEY *ours, EVP_PKEY *peer, uint8_t z[COORD])
 	if ((ctx = EVP_PKEY_CTX_new_from_pkey(NULL, ours, NULL)) == NULL ||
 	    EVP_PKEY_derive_init(ctx) != 1)
 		goto fail;
-	if (EVP_PKEY_derive_set_peer_ex(ctx, peer, 1) != 1) {
+	if (EVP_PKEY_derive_set_peer_ex(ctx, peer, 0) != 1) {
 		r = ERR_PARSE;
 		goto fail;
 	}

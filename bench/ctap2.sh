@@ -1,0 +1,158 @@
+#!/bin/bash
+# bench/ctap2.sh: a complete CTAP2 authentication with a PIN, ours against
+# Debian 12's libpam-u2f 1.1.0 (libfido2), in the test VM
+# (bench/vm-ctap2.sh); replaces the "CTAP2" section of bench/RESULTS.md.
+# Run alone (about 3 minutes) or by bench/run.sh (BENCH_ONLY=ctap2
+# bench/run.sh runs only this). See bench/README.
+#
+# Env: BENCH_WORK, BENCH_BUILD, BENCH_OUT as for bench/run.sh;
+#      BENCH_CTAP2_VERSIONS  softtoken --ctap2 versions (default "2.1 2.0")
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+work=${BENCH_WORK:-/var/tmp/pam-u2f-bench}
+out=${BENCH_OUT:-$here/RESULTS.md}
+versions=${BENCH_CTAP2_VERSIONS:-2.1 2.0}
+rd=$work/vm-ctap2
+t_start=$(date +%s)
+BEGIN_MARK="<!-- ctap2: written by bench/ctap2.sh -->"
+END_MARK="<!-- end ctap2 -->"
+
+log() { printf '== %s\n' "$*" >&2; }
+die() { printf 'bench/ctap2: %s\n' "$*" >&2; exit 1; }
+
+build_all() {
+	build=${BENCH_BUILD:-$work/build}
+	mkdir -p "$build"
+	if [ ! -f "$build/Makefile" ]; then
+		(cd "$build" && "$top/configure" -q) || die "configure failed"
+	fi
+	make -C "$build" -s -j2 pam_u2f/pam_u2f.la tools/pamu2fcfg \
+	    tests/softtoken/softtoken >"$work/make-ctap2.log" 2>&1 ||
+	    { tail -30 "$work/make-ctap2.log" >&2; die "build failed"; }
+	cc -O2 -Wall -Wextra -o "$work/pamdrive" "$here/pamdrive.c" -lpam ||
+	    die "cannot build bench/pamdrive.c"
+}
+
+run_vm() {
+	command -v qemu-system-x86_64 >/dev/null || die "qemu missing"
+	log "vm: boot (CTAP2 with a PIN, both modules, versions $versions)"
+	rm -rf "$rd"
+	mkdir -p "$rd"
+	(cd "$top" && timeout 900 tests/vm/boot.sh --results "$rd" \
+	    --timeout 840 --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
+	    BENCH_WORK="$work" BENCH_CTAP2_VERSIONS="$versions" \
+	    bash "$here/vm-ctap2.sh") >"$work/vm-ctap2.out" 2>&1
+	grep -qx "done" "$rd/ctap2.txt" 2>/dev/null ||
+	    die "the VM gave no complete result (see $rd, $work/vm-ctap2.out)"
+}
+
+get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$rd/ctap2.txt"; }
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+	    if (a !~ /^[0-9]+$/ || b !~ /^[0-9]+$/ || b + 0 == 0) print "NA";
+	    else printf "%.2f", a / b }'
+}
+mi() { awk -v n="$1" 'BEGIN { if (n !~ /^-?[0-9]+$/) print "NA"; else printf "%.2f", n / 1e6 }'; }
+diff2() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) print b - a; else print "NA" }'; }
+verdict() { if [ "$1" = 1 ]; then echo "**met**"; else echo "**missed**"; fi; }
+
+# cmds NAME COUNT: "COMMAND xN, ..." of COUNT transactions.
+cmds() {
+	awk -v k="cmd$2" -v n="$1" '$1 == k && $2 == n {
+	    sub(/^[^ ]+ [^ ]+ /, ""); split($0, p, "|");
+	    s = s (s == "" ? "" : ", ") p[1] " x" p[2] } END { print s }' \
+	    "$rd/ctap2.txt"
+}
+
+section() {
+	local v a1 a2 b1 b2 da db ra rb ok
+
+	echo "$BEGIN_MARK"
+	echo "## CTAP2 authentication with a PIN"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), source $(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo '?') plus the working tree's changes"
+	echo "- old module: libpam-u2f $(dpkg-query -W -f '${Version}' libpam-u2f 2>/dev/null) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
+	echo "- reproduce (as root, from the source tree): \`BENCH_ONLY=ctap2 bench/run.sh\` or \`bench/ctap2.sh\` (took $(( ($(date +%s) - t_start + 59) / 60 )) min)"
+	echo
+	echo "In the test VM (tests/vm/boot.sh): the software token on /dev/uhid"
+	echo "with \`--ctap2 V --pin 1234 --presence now\`, one credential"
+	echo "enrolled with our \`pamu2fcfg -N --pin-stdin\`, so the mapping line"
+	echo "ends \`,es256,+presence+pin\`; both modules get the same line and"
+	echo "\`authfile=... origin=pam://bench appid=pam://bench max_devices=128\`"
+	echo "and run through bench/pamdrive, whose conversation answers the"
+	echo "echo-off PIN prompt (PAMDRIVE_PIN). \"One more authentication\" ="
+	echo "Ir(COUNT=2) - Ir(COUNT=1) under callgrind, the PAM process only."
+	echo "Round trips: CTAPHID requests the PAM process writes to the"
+	echo "hidraw node (strace -f -y -xx of write(2); one request = one"
+	echo "initialisation frame, however many continuation frames follow),"
+	echo "per authentication = requests(COUNT=2) - requests(COUNT=1), and"
+	echo "the same for COUNT=1 alone."
+	echo
+	echo "### Targets"
+	echo
+	for v in $versions; do
+		a1=$(get instr1 "ours-$v"); a2=$(get instr2 "ours-$v")
+		b1=$(get instr1 "old-$v"); b2=$(get instr2 "old-$v")
+		da=$(diff2 "$a1" "$a2"); db=$(diff2 "$b1" "$b2")
+		ok=$(awk -v a="$da" -v b="$db" 'BEGIN { print (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/ && a > 0 && 2 * a <= b) ? 1 : 0 }')
+		echo "- CTAP $v, one more authentication, instructions ours/old = $(ratio "$da" "$db") (target <= 0.5): $(verdict "$ok")"
+		ra=$(diff2 "$(get rt1 "ours-$v")" "$(get rt2 "ours-$v")")
+		rb=$(diff2 "$(get rt1 "old-$v")" "$(get rt2 "old-$v")")
+		ok=$(awk -v a="$ra" -v b="$rb" 'BEGIN { print (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/ && a > 0 && b > 0 && a <= b) ? 1 : 0 }')
+		echo "- CTAP $v, round trips per authentication ours $ra, libfido2 $rb (target: no more): $(verdict "$ok")"
+	done
+	echo
+	echo "### Figures"
+	echo
+	echo "| CTAP | PAM result (ours / old) | echo-off PIN prompts (ours / old) | Minstr whole process, COUNT=1 (ours / old) | ratio | Minstr one more authentication (ours / old) | ratio | requests COUNT=1 (ours / old) | requests one more authentication (ours / old) |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	for v in $versions; do
+		a1=$(get instr1 "ours-$v"); a2=$(get instr2 "ours-$v")
+		b1=$(get instr1 "old-$v"); b2=$(get instr2 "old-$v")
+		da=$(diff2 "$a1" "$a2"); db=$(diff2 "$b1" "$b2")
+		echo "| $v | $(get result "ours-$v") / $(get result "old-$v") | $(get pinprompts "ours-$v") / $(get pinprompts "old-$v") | $(mi "$a1") / $(mi "$b1") | **$(ratio "$a1" "$b1")** | $(mi "$da") / $(mi "$db") | **$(ratio "$da" "$db")** | $(get rt1 "ours-$v") / $(get rt1 "old-$v") | $(diff2 "$(get rt1 "ours-$v")" "$(get rt2 "ours-$v")") / $(diff2 "$(get rt1 "old-$v")" "$(get rt2 "old-$v")") |"
+	done
+	echo
+	echo "Requests by command (COUNT=1, then COUNT=2):"
+	echo
+	for v in $versions; do
+		for m in ours old; do
+			echo "- CTAP $v, $m: $(cmds "$m-$v" 1); COUNT=2: $(cmds "$m-$v" 2)"
+		done
+	done
+	if [ -f "$here/ctap2-analysis.md" ]; then
+		echo
+		cat "$here/ctap2-analysis.md"
+	fi
+	echo "$END_MARK"
+}
+
+# splice SECTION: replace the marked section of $out, or append it.
+splice() {
+	local tmp=$out.tmp
+
+	if [ -f "$out" ] && grep -qxF "$BEGIN_MARK" "$out"; then
+		awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v f="$1" '
+		    $0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
+		    $0 == e && skip { skip = 0; next }
+		    !skip' "$out" >"$tmp"
+	else
+		{ [ -f "$out" ] && cat "$out" && echo; cat "$1"; } >"$tmp"
+	fi
+	mv "$tmp" "$out"
+}
+
+[ "$(id -u)" -eq 0 ] || die "run as root"
+for c in cc make valgrind strace; do
+	command -v "$c" >/dev/null || die "missing $c"
+done
+[ -e /lib/x86_64-linux-gnu/security/pam_u2f.so ] || die "missing libpam-u2f"
+mkdir -p "$work"
+build_all
+run_vm
+section >"$work/ctap2.md"
+splice "$work/ctap2.md"
+log "wrote the CTAP2 section of $out in $(( $(date +%s) - t_start )) s"
+cat "$work/ctap2.md"
