@@ -323,6 +323,11 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	res.cred.flags = (o->no_presence ? 0 : CRED_PRESENCE) |
 	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0) |
 	    (o->resident ? CRED_RESIDENT : 0);
+	if (o->resident) { /* the key finds it by rpId: the line says "*" */
+		free(res.cred.kh);
+		res.cred.kh = NULL;
+		res.cred.kh_len = 0;
+	}
 	*cred = res.cred;
 	memset(&res.cred, 0, sizeof(res.cred));
 	if (which_dev != NULL)

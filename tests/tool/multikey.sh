@@ -16,59 +16,7 @@ ME=$(id -un)
 mkdir "$WORK/svc"
 MAP="$WORK/map"
 
-# login PIN TOKEN... [-- ARGS...]: one authentication with these tokens
-# plugged in, PIN on standard input ("" for none); output in
-# $WORK/pam.out, the module's debug log in $WORK/debug.log.
-login() {
-	pin=$1
-	shift
-	devs=""
-	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-		devs="$devs${devs:+,}unix:$WORK/$1.sock"
-		shift
-	done
-	[ "${1:-}" = "--" ] && shift
-	echo "auth required $MODULE $MOD_CONF authfile=$MAP origin=pam://mk" \
-	    "devices=$devs timeout=5 debug debug_file=$WORK/debug.log $*" \
-	    >"$WORK/svc/u2ftest"
-	: >"$WORK/debug.log"
-	printf '%s\n' "$pin" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "$ME" authenticate >"$WORK/pam.out" 2>&1
-}
-
-# add TOKEN [pamu2fcfg options]: enroll TOKEN into $MAP (PIN on stdin).
-add() {
-	tok=$1
-	shift
-	printf '%s\n' "$(cat "$WORK/$tok.pinval" 2>/dev/null)" |
-	    "$PAMU2FCFG" --device "unix:$WORK/$tok.sock" -u "$ME" \
-	    -o pam://mk --pin-stdin "$@" --add "$MAP" >"$WORK/out" 2>"$WORK/err"
-}
-
-# restart TOKEN [softtoken options...]: same state, new options.
-restart() {
-	rn=$1
-	shift
-	rp=$(cat "$WORK/$rn.pid") ||
-	    { echo "Bail out! no pid file for token $rn"; exit 1; }
-	kill "$rp" 2>/dev/null
-	i=0
-	while kill -0 "$rp" 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	token "$rn" "$@" ||
-	    { echo "Bail out! softtoken $rn did not restart"; exit 1; }
-}
-
-prompts() { grep -c "Please enter the PIN" "$WORK/pam.out"; }
-# seen TOKEN PATTERN: lines of TOKEN's log (since its mark) matching.
-mark() { wc -l <"$WORK/$1.log" >"$WORK/$1.mark"; }
-seen() {
-	tail -n +"$(($(cat "$WORK/$1.mark") + 1))" "$WORK/$1.log" |
-	    grep -c "$2"
-}
+. "${top_srcdir:-.}/tests/tool/keys.sh"
 
 # Enrollment: every key ready at once.
 token u --u2f on --ctap2 off --presence now || exit 1
@@ -174,13 +122,6 @@ ok $? "ten keys plugged in: the one touched (c1) logs in"
 ok $? "... no PIN prompt (the PIN keys were never picked)"
 [ "$(seen c1 'cmd=02 status=00')" = 2 ]
 ok $? "... c1: a silent probe and the one assertion"
-# stopped TOKEN: its log since the mark ends with an answer (no wait
-# left open), and a wait for the touch (keepalive) ended cancelled.
-stopped() {
-	tail -n +"$(($(cat "$WORK/$1.mark") + 1))" "$WORK/$1.log" >"$WORK/tail"
-	tail -n 1 "$WORK/tail" | grep -q 'status=' || return 1
-	! grep -q keepalive "$WORK/tail" || grep -q 'status=2d' "$WORK/tail"
-}
 n=0
 for t in c2 c3 w1 w2 n1 n2; do
 	if stopped "$t"; then
