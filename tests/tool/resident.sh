@@ -57,6 +57,11 @@ ok $? "a \"*\" line whose key the token's credentials do not match: refused"
 [ "$(seen r 'cmd=02 status=00')" -ge 1 ]
 ok $? "... after the token did answer with its resident credentials"
 
+run --device "unix:$WORK/s.sock" -u "$ME" -o pam://mk -r
+[ "$RC" = 0 ] &&
+    grep -Eq "^$ME:\*,[A-Za-z0-9+/]+=*,es256,\+presence\$" "$WORK/out"
+ok $? "pamu2fcfg -r without --add prints a \"*\" line"
+
 # ---- credProtect: found only with verification ----
 token p --ctap2 2.1 --pin 1234 --presence now || exit 1
 echo 1234 >"$WORK/p.pinval"
