@@ -3,7 +3,8 @@
 # pam-u2f 1.1.0 (libfido2 inside) and ours, both ways, on a real hidraw
 # node: plain CTAP2, -N (+pin, PIN through the PAM conversation), -V
 # (+verification, the token's built-in UV), -P (no +presence, a token
-# that is never touched, userpresence=0) and -t RS256; an EdDSA
+# that is never touched, userpresence=0), -t RS256 and -r (resident
+# "*" lines, with and without -N); an EdDSA
 # credential made with fido2-cred (1.1.0 predates EdDSA) logs in through
 # our module. Their pamu2fcfg reads the PIN on /dev/tty: ptyrun.py
 # answers it. Both modules read the PIN from pamtester's standard input.
@@ -86,6 +87,16 @@ has_line() {
 		pass "$1"
 	else
 		fail "$1" "wanted carol:KH,PK,$3 in:"
+		diag_file "$T/$2.map"
+	fi
+}
+
+# has_rk NAME TAG REGEX: the same for a resident line ("*" key handle).
+has_rk() {
+	if grep -Eq "^carol:\*,[A-Za-z0-9+/=]+,$3\$" "$T/$2.map"; then
+		pass "$1"
+	else
+		fail "$1" "wanted carol:*,PK,$3 in:"
 		diag_file "$T/$2.map"
 	fi
 }
@@ -266,4 +277,50 @@ if tok_start np --ctap2 2.1 --presence never; then
 		    ok i2-theirs-onoup
 	fi
 	tok_stop np
+fi
+
+# ---- -r: resident credentials ("*" lines), found by the key itself ----
+if tok_start rk --ctap2 2.1; then
+	if theirs trk "Debian's pamu2fcfg -r (resident)" -r; then
+		has_rk "... a \"*\" line, es256,+presence" trk 'es256,\+presence'
+		svc i2-ours-trk "$OURMOD" "$T/trk.map" timeout=10
+		login "our module logs in with their resident credential" ok \
+		    i2-ours-trk
+	fi
+	if ours ork "our pamu2fcfg -r" -r; then
+		has_rk "... a \"*\" line, es256,+presence" ork 'es256,\+presence'
+		svc i2-theirs-ork "$OLDMOD" "$T/ork.map"
+		login "their module logs in with our resident credential" ok \
+		    i2-theirs-ork
+	fi
+	# The token now holds both, ours the newer: it answers ours first.
+	mark rk
+	[ -s "$T/trk.map" ] && [ -s "$T/ork.map" ] &&
+	    login "our module, their line, ours newer on the key" ok \
+	    i2-ours-trk &&
+	    saw "... their credential reached with GetNextAssertion" rk \
+	    'cmd=08 status=00'
+	tok_stop rk
+fi
+# Resident with a PIN: -r -N both ways, the PIN through the conversation.
+if tok_start rkpin --ctap2 2.1 --pin "$PIN"; then
+	if theirs trkn "Debian's pamu2fcfg -r -N" -r -N; then
+		has_rk "... a \"*\" line, es256,+presence+pin" trkn \
+		    'es256,\+presence\+pin'
+		svc i2-ours-trkn "$OURMOD" "$T/trkn.map" timeout=10
+		login "our module logs in with it and the PIN" ok i2-ours-trkn \
+		    "$PIN"
+		mark rkpin
+		login "... and refuses a wrong PIN" fail i2-ours-trkn 9999 &&
+		    saw "... which the token called PIN_INVALID (0x31)" rkpin \
+		    'cmd=06 status=31'
+	fi
+	if ours orkn "our pamu2fcfg -r -N" -r -N; then
+		has_rk "... a \"*\" line, es256,+presence+pin" orkn \
+		    'es256,\+presence\+pin'
+		svc i2-theirs-orkn "$OLDMOD" "$T/orkn.map"
+		login "their module logs in with it and the PIN" ok \
+		    i2-theirs-orkn "$PIN"
+	fi
+	tok_stop rkpin
 fi
