@@ -1,7 +1,8 @@
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 35-multikey: FIDO2 and U2F keys together on real hidraw nodes
 # (issue 16). Three keys (U2F-only, a PIN key, a UV key) enrolled on one
-# line with our pamu2fcfg --add; each logs in when it is the one touched,
+# line with our pamu2fcfg --add (the PIN and UV keys with a resident and a
+# non-resident credential each); each logs in when it is the one touched,
 # with at most one PIN prompt and the others not left waiting; two PIN
 # keys: only the picked one sees a PIN; a backup key is enrolled while the
 # first stays plugged in; ten keys at once, one touched.
@@ -98,9 +99,23 @@ if ! need "multikey: our tools" "$OURCFG" "$OURMOD"; then
 fi
 for t in ua pa va; do
 	start "$t" now || return 0
+	# A resident credential first (--add cannot tell that a key holds
+	# one: it is not probed), then a non-resident one.
+	# shellcheck disable=SC2046
+	case $t in
+	pa | va) mk_add "enroll $t with a resident credential (-r)" "$t" \
+	    -r $(flags "$t") ;;
+	esac
 	# shellcheck disable=SC2046
 	mk_add "enroll $t with our pamu2fcfg --add" "$t" $(flags "$t")
 done
+if [ "$(grep -o ',' "$map" | wc -l)" = 15 ] &&
+    [ "$(grep -o '[:,]\*,' "$map" | wc -l)" = 2 ]; then
+	pass "five credentials on erin's line, two of them resident"
+else
+	fail "five credentials on erin's line, two of them resident" \
+	    "$(cat "$map")"
+fi
 mk_svc vmtest-mk
 for win in ua pa va; do
 	for t in ua pa va; do
