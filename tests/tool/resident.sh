@@ -13,6 +13,7 @@
 # - three keys (U2F-only, PIN, UV) with resident and non-resident
 #   credentials: any one logs in with one touch, at most one PIN prompt,
 #   the others stopped;
+# - nobody touches: at the timeout every FIDO2 key's wait is cancelled;
 # - two CTAP 2.1 PIN keys: the user picks one with authenticatorSelection.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
@@ -144,6 +145,20 @@ for k in u p v; do
 		ok $? "... the PIN key, not touched, got no PIN"
 	fi
 done
+
+# ---- nobody touches: at the timeout every key's wait is cancelled ----
+restart u --u2f on --ctap2 off --presence never
+restart v --ctap2 2.1 --uv ok --presence never
+restart r --ctap2 2.1 --presence never
+for t in u v r; do mark $t; done
+printf '%s:%s:%s\n' "$ME" "$(sed -n "s/^$ME://p" "$WORK/three")" \
+    "$(sed -n "s/^$ME://p" "$WORK/map")" >"$WORK/ur"
+MAP=$WORK/ur login "" u v r -- timeout=2
+[ $? -ne 0 ] && [ "$(seen u 'sw=6985')" -ge 1 ] &&
+    [ "$(seen v 'keepalive')" -ge 1 ] && [ "$(seen r 'keepalive')" -ge 1 ]
+ok $? "no key touched: refused at the timeout, each key had been asked"
+stopped v && stopped r
+ok $? "... and neither FIDO2 key is left waiting (KEEPALIVE_CANCEL)"
 
 # ---- two CTAP 2.1 PIN keys: picked with authenticatorSelection ----
 MAP=$WORK/two
