@@ -52,16 +52,16 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	fi
 	log "stage $name: make check"
 	tests=$(make -s -C "$dir" print-tests)
-	# Under ASan, seven tests cannot run: pamtester (not instrumented)
-	# cannot load an instrumented module, and nss_wrapper's
-	# RTLD_DEEPBIND is refused by the sanitizer runtime. valgrind
-	# covers the module path instead (stage analyze).
+	# Under ASan, four tests cannot run: pamtester (not instrumented)
+	# cannot load the instrumented module ("undefined symbol:
+	# __asan_option_detect_stack_use_after_return", "Module is
+	# unknown"). The module still runs under ASan in the C tests that
+	# load it through libpam (tests/module, tests/hostile), and under
+	# valgrind (stage analyze). The nss_wrapper tests run, with
+	# NSS_WRAPPER_DISABLE_DEEPBIND (tests/module/modtest.c, asuser.sh).
 	[ "$name" != asan ] || tests=$(printf '%s\n' $tests |
-	    grep -v -x -e tests/module/test_module -e tests/tool/module.sh \
-	    -e tests/module/test_modfile -e tests/module/test_tell \
-	    -e tests/module/test_confmod -e tests/conf_agree.sh \
-	    -e tests/tool/asuser.sh -e tests/tool/ctap2.sh \
-	    -e tests/hostile/test_pam_files)
+	    grep -v -x -e tests/tool/module.sh -e tests/conf_agree.sh \
+	    -e tests/tool/ctap2.sh -e tests/tool/multikey.sh)
 	# gcc: with a hostile config at the default path (tests/hermetic.lib)
 	[ "$name" != gcc ] || hermetic_on "$dir" 1 || :
 	make -C "$dir" -j"$jobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1

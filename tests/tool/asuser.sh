@@ -37,8 +37,11 @@ bob:x:4712:4712:Bob:$WORK/home/bob:/bin/sh
 PW
 printf 'root:x:0:\nalice:x:4711:\nbob:x:4712:\nstaff:x:4720:alice\n' \
     > "$WORK/group"
+# NSS_WRAPPER_DISABLE_DEEPBIND: nss_wrapper's dlopen of libc with
+# RTLD_DEEPBIND ends a sanitizer-built pamu2fcfg (tests/run.sh asan).
 asroot() {	# run as root with the nss_wrapper users, root's HOME/XDG set
-	LD_PRELOAD=$NSSW NSS_WRAPPER_PASSWD="$WORK/passwd" \
+	LD_PRELOAD=$NSSW NSS_WRAPPER_DISABLE_DEEPBIND=1 \
+	    NSS_WRAPPER_PASSWD="$WORK/passwd" \
 	    NSS_WRAPPER_GROUP="$WORK/group" HOME="$WORK/roothome" \
 	    XDG_CONFIG_HOME="$WORK/rootxdg" run "$@"
 }
