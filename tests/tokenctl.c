@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +22,7 @@ static int
 tokenctl_spawn(struct tokenctl *t, va_list ap)
 {
 	const char *argv[TOKENCTL_MAXARGS];
-	char bin[512], pidfile[160];
+	char bin[512], pidfile[160], errfile[160];
 	const char *b = getenv("top_builddir"), *a;
 	size_t n = 0;
 	int status;
@@ -31,6 +32,7 @@ tokenctl_spawn(struct tokenctl *t, va_list ap)
 	snprintf(bin, sizeof(bin), "%s/tests/softtoken/softtoken",
 	    b != NULL ? b : ".");
 	snprintf(pidfile, sizeof(pidfile), "%s/tok.pid", t->dir);
+	snprintf(errfile, sizeof(errfile), "%s/tok.err", t->dir);
 	argv[n++] = bin;
 	argv[n++] = "--socket";
 	argv[n++] = t->path + strlen("unix:");
@@ -48,6 +50,14 @@ tokenctl_spawn(struct tokenctl *t, va_list ap)
 	if ((pid = fork()) < 0)
 		return -1;
 	if (pid == 0) {
+		/* The daemon's stderr goes to a file of its own: were the
+		 * test to die, a daemon holding the test's stderr (the TAP
+		 * driver's pipe) would keep the driver waiting. */
+		int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(127);
+		close(fd);
 		execv(bin, (char *const *)(uintptr_t)argv);
 		_exit(127);
 	}
@@ -145,6 +155,8 @@ tokenctl_stop(struct tokenctl *t)
 	unlink(t->log);
 	unlink(t->state);
 	snprintf(p, sizeof(p), "%s/tok.pid", t->dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/tok.err", t->dir);
 	unlink(p);
 	rmdir(t->dir);
 	t->dir[0] = '\0';
