@@ -7,44 +7,13 @@
 #
 # Env: BENCH_WORK, BENCH_BUILD, BENCH_OUT as for bench/run.sh;
 #      BENCH_CTAP2_VERSIONS  softtoken --ctap2 versions (default "2.1 2.0")
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-work=${BENCH_WORK:-/var/tmp/pam-u2f-bench}
-out=${BENCH_OUT:-$here/RESULTS.md}
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh" ctap2
 versions=${BENCH_CTAP2_VERSIONS:-2.1 2.0}
-rd=$work/vm-ctap2
-t_start=$(date +%s)
-BEGIN_MARK="<!-- ctap2: written by bench/ctap2.sh -->"
-END_MARK="<!-- end ctap2 -->"
-
-log() { printf '== %s\n' "$*" >&2; }
-die() { printf 'bench/ctap2: %s\n' "$*" >&2; exit 1; }
-
-build_all() {
-	build=${BENCH_BUILD:-$work/build}
-	mkdir -p "$build"
-	if [ ! -f "$build/Makefile" ]; then
-		(cd "$build" && "$top/configure" -q) || die "configure failed"
-	fi
-	make -C "$build" -s -j2 pam_u2f/pam_u2f.la tools/pamu2fcfg \
-	    tests/softtoken/softtoken >"$work/make-ctap2.log" 2>&1 ||
-	    { tail -30 "$work/make-ctap2.log" >&2; die "build failed"; }
-	cc -O2 -Wall -Wextra -o "$work/pamdrive" "$here/pamdrive.c" -lpam ||
-	    die "cannot build bench/pamdrive.c"
-}
 
 run_vm() {
-	command -v qemu-system-x86_64 >/dev/null || die "qemu missing"
 	log "vm: boot (CTAP2 with a PIN, both modules, versions $versions)"
-	rm -rf "$rd"
-	mkdir -p "$rd"
-	(cd "$top" && timeout 900 tests/vm/boot.sh --results "$rd" \
-	    --timeout 840 --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
-	    BENCH_WORK="$work" BENCH_CTAP2_VERSIONS="$versions" \
-	    bash "$here/vm-ctap2.sh") >"$work/vm-ctap2.out" 2>&1
-	grep -qx "done" "$rd/ctap2.txt" 2>/dev/null ||
-	    die "the VM gave no complete result (see $rd, $work/vm-ctap2.out)"
+	bench_boot ctap2 BENCH_CTAP2_VERSIONS="$versions"
 }
 
 get() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$rd/ctap2.txt"; }
@@ -122,37 +91,14 @@ section() {
 			echo "- CTAP $v, $m: $(cmds "$m-$v" 1); COUNT=2: $(cmds "$m-$v" 2)"
 		done
 	done
-	if [ -f "$here/ctap2-analysis.md" ]; then
-		echo
-		cat "$here/ctap2-analysis.md"
-	fi
-	echo "$END_MARK"
+	bench_end
 }
 
-# splice SECTION: replace the marked section of $out, or append it.
-splice() {
-	local tmp=$out.tmp
-
-	if [ -f "$out" ] && grep -qxF "$BEGIN_MARK" "$out"; then
-		awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v f="$1" '
-		    $0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
-		    $0 == e && skip { skip = 0; next }
-		    !skip' "$out" >"$tmp"
-	else
-		{ [ -f "$out" ] && cat "$out" && echo; cat "$1"; } >"$tmp"
-	fi
-	mv "$tmp" "$out"
-}
-
-[ "$(id -u)" -eq 0 ] || die "run as root"
-for c in cc make valgrind strace; do
-	command -v "$c" >/dev/null || die "missing $c"
-done
-[ -e /lib/x86_64-linux-gnu/security/pam_u2f.so ] || die "missing libpam-u2f"
+bench_need cc make valgrind strace
 mkdir -p "$work"
-build_all
+bench_build ctap2
 run_vm
 section >"$work/ctap2.md"
-splice "$work/ctap2.md"
+splice "$out" "$work/ctap2.md" "$BEGIN_MARK" "$END_MARK"
 log "wrote the CTAP2 section of $out in $(( $(date +%s) - t_start )) s"
 cat "$work/ctap2.md"

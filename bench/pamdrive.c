@@ -12,18 +12,23 @@
  * conversation answers every prompt with an empty string, except that
  * with PAMDRIVE_PIN set it answers echo-off prompts (a PIN) with its
  * value, and discards messages (PAMDRIVE_VERBOSE=1 prints them on
- * stderr). Prints one line
+ * stderr). With PAMDRIVE_CLOCK=1 it also prints, on stderr,
+ * "pamdrive: pam_authenticate at SEC.NSEC" per transaction: CLOCK_MONOTONIC
+ * read right before the call (bench/multikey.sh compares it with the
+ * software tokens' --log-time stamps). Prints one line
  * per transaction, "NAME CODE" (e.g. "PAM_AUTH_ERR 7"), and exits 0 if
  * every pam_authenticate returned PAM_SUCCESS, 1 if one did not, 2 for a
  * usage or setup error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <security/pam_appl.h>
 
 struct drive_opts {
 	int verbose;
+	int clock;       /* print CLOCK_MONOTONIC at pam_authenticate */
 	const char *pin; /* the answer to echo-off prompts */
 };
 
@@ -109,6 +114,7 @@ drive_once(const char *confdir, const char *service, const char *user,
 {
 	pam_handle_t *pamh = NULL;
 	struct pam_conv conv;
+	struct timespec t0 = {0, 0};
 	int r;
 
 	conv.conv = drive_conv;
@@ -118,7 +124,14 @@ drive_once(const char *confdir, const char *service, const char *user,
 		fprintf(stderr, "pamdrive: pam_start_confdir: %d\n", r);
 		return 2;
 	}
+	if (o->clock && clock_gettime(CLOCK_MONOTONIC, &t0) != 0) {
+		pam_end(pamh, PAM_SYSTEM_ERR);
+		return 2;
+	}
 	r = pam_authenticate(pamh, 0);
+	if (o->clock)
+		fprintf(stderr, "pamdrive: pam_authenticate at %lld.%09ld\n",
+		    (long long)t0.tv_sec, t0.tv_nsec);
 	printf("%s %d\n", drive_name(r), r);
 	fflush(stdout);
 	pam_end(pamh, r);
@@ -145,6 +158,8 @@ main(int argc, char **argv)
 	}
 	v = getenv("PAMDRIVE_VERBOSE");
 	o.verbose = v != NULL && strcmp(v, "1") == 0;
+	v = getenv("PAMDRIVE_CLOCK");
+	o.clock = v != NULL && strcmp(v, "1") == 0;
 	o.pin = getenv("PAMDRIVE_PIN") != NULL ? getenv("PAMDRIVE_PIN") : "";
 	for (i = 0; i < count; i++) {
 		if ((r = drive_once(argv[1], argv[2], argv[3], &o)) == 2)

@@ -11,8 +11,10 @@
 #      BENCH_RUNS   hyperfine runs per command (default 15)
 #      BENCH_VM     0 to skip the VM stage (default 1: run it if usable)
 #      BENCH_OUT    results file (default <source>/bench/RESULTS.md)
-#      BENCH_ONLY   ctap2: only the CTAP2-with-PIN part (bench/ctap2.sh)
+#      BENCH_ONLY   ctap2: only the CTAP2-with-PIN part (bench/ctap2.sh);
+#                   multikey: only the several-keys part (bench/multikey.sh)
 #      BENCH_CTAP2  0 to skip that part in a full run (default 1)
+#      BENCH_MULTIKEY  0 to skip the several-keys part (default 1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -547,6 +549,7 @@ write_report() {
 
 # ---- main ---------------------------------------------------------------
 [ "${BENCH_ONLY:-}" = ctap2 ] && exec "$here/ctap2.sh"
+[ "${BENCH_ONLY:-}" = multikey ] && exec "$here/multikey.sh"
 check_tools
 mkdir -p "$work/map" "$work/conf" "$work/raw"
 build_all
@@ -563,4 +566,8 @@ cat "$out"
 # The CTAP2-with-PIN section (its own VM boot), spliced into $out.
 if [ "${BENCH_CTAP2:-1}" = 1 ] && [ "${BENCH_VM:-1}" = 1 ]; then
 	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/ctap2.sh"
+fi
+# The several-keys section (its own VM boot), spliced into $out.
+if [ "${BENCH_MULTIKEY:-1}" = 1 ] && [ "${BENCH_VM:-1}" = 1 ]; then
+	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/multikey.sh"
 fi

@@ -14,70 +14,15 @@
 #                                 process in COUNT=C transactions
 #   cmdC NAME COMMAND COUNT       the same by command
 # diagnostics in /vmtest/diag-ctap2.
-set -u
-export VM_TAP=/vmtest/tap
-# shellcheck source=/dev/null
-. "$VM_SRC/tests/vm/guest/lib.sh"
-W=$BENCH_WORK
-R=/vmtest/ctap2.txt
-D=/vmtest/diag-ctap2
-ORIGIN=pam://bench
-TARGET=nobody
-OLD=/lib/x86_64-linux-gnu/security/pam_u2f.so
-PIN=1234
+# shellcheck source=bench/vm-lib.sh
+. "$VM_SRC/bench/vm-lib.sh" ctap2
 conf=$T/conf2
 mkdir -p "$conf"
-: >"$R"
-exec 2>>"$D"
 
-put() { echo "$*" >>"$R"; }
-
-# requests < STRACE: one line per CTAPHID request (an initialisation frame
-# written to a hidraw node, however many continuation frames follow),
-# named by its command; for CBOR the CTAP2 command, for ClientPIN its
-# subcommand. Reads strace -y -xx -s 16 output of write(2).
+# requests < STRACE: one line per CTAPHID request, named by its command
+# (bench/ctaphid-req.awk, without the node).
 requests() {
-	awk '
-	function hex(s,   i, v) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
-	# -xx writes the path in hex too: "/dev/hidraw" either way
-	/write\([0-9]+<(\/dev\/hidraw|\\x2f\\x64\\x65\\x76\\x2f\\x68\\x69\\x64\\x72\\x61\\x77)/ {
-		if (!match($0, /"(\\x[0-9a-f][0-9a-f])+"/))
-			next
-		n = split(substr($0, RSTART + 1, RLENGTH - 2), a, /\\x/)
-		for (i = 2; i <= n; i++)
-			b[i - 2] = hex(a[i])
-		# b[0] report ID, b[1..4] channel, b[5] command (bit 7 set
-		# on an initialisation frame), b[6..7] length, b[8] data
-		if (n < 7 || b[5] < 128)
-			next
-		c = b[5]
-		if (c == 134) name = "INIT"
-		else if (c == 129) name = "PING"
-		else if (c == 131) name = "MSG(U2F)"
-		else if (c == 136) name = "WINK"
-		else if (c == 145) name = "CANCEL(no reply)"
-		else if (c == 144) {
-			k = b[8]
-			if (k == 1) name = "CBOR MakeCredential"
-			else if (k == 2) name = "CBOR GetAssertion"
-			else if (k == 4) name = "CBOR GetInfo"
-			else if (k == 8) name = "CBOR GetNextAssertion"
-			else if (k == 6) {
-				s = b[13]
-				if (s == 1) name = "ClientPIN getPINRetries"
-				else if (s == 2) name = "ClientPIN getKeyAgreement"
-				else if (s == 5) name = "ClientPIN getPinToken"
-				else if (s == 9) name = "ClientPIN getPinUvAuthTokenUsingPinWithPermissions"
-				else name = "ClientPIN sub " s
-			} else name = "CBOR cmd " k
-		} else name = "HID cmd " c
-		print name
-	}'
+	awk -f "$VM_SRC/bench/ctaphid-req.awk" | cut -d' ' -f2-
 }
 
 # rounds NAME COUNT: strace the module process over COUNT transactions.

@@ -370,10 +370,7 @@ apply_faults(const struct token *t, uint8_t *rep, size_t *rlen)
 static void
 log_cbor(struct token *t, uint8_t cmd, uint8_t status)
 {
-	if (t->log == NULL)
-		return;
-	fprintf(t->log, "cbor cmd=%02x status=%02x\n", cmd, status);
-	fflush(t->log);
+	token_logf(t, "cbor cmd=%02x status=%02x\n", cmd, status);
 }
 
 /* The request ended: forget what it was waiting for. */

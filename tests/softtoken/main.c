@@ -50,7 +50,7 @@ usage(FILE *f)
 	    "usage: softtoken (--socket PATH [--mode OCTAL] |\n"
 	    "    --uhid [--rdesc fido|keyboard|report-ids])\n"
 	    "    [--presence now|never|after:MS] [--keepalive] [--probe-sign]\n"
-	    "    [--state FILE] [--log FILE] [--fault NAME]...\n"
+	    "    [--state FILE] [--log FILE [--log-time]] [--fault NAME]...\n"
 	    "    [--daemon] [--pidfile FILE]\n"
 	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
@@ -213,6 +213,9 @@ parse_one(int c, const char *arg, struct options *o)
 	case 'l':
 		o->log_path = arg;
 		return ERR_OK;
+	case 't':
+		o->tc.log_time = 1;
+		return ERR_OK;
 	case 'd':
 		o->daemon = 1;
 		return ERR_OK;
@@ -268,6 +271,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"probe-sign", no_argument, NULL, 'b'},
 	    {"state", required_argument, NULL, 'S'},
 	    {"log", required_argument, NULL, 'l'},
+	    {"log-time", no_argument, NULL, 't'},
 	    {"fault", required_argument, NULL, 'f'},
 	    {"daemon", no_argument, NULL, 'd'},
 	    {"pidfile", required_argument, NULL, 'P'},

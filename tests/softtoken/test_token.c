@@ -4,7 +4,8 @@
  * handles bound to the token and the application, the counter, the
  * attestation certificate), the presence policies (now, never, after N ms,
  * check-only, don't-enforce, probe-sign, HOLD and CANCEL), malformed APDUs
- * in short and extended form, the per-APDU log, the state file (mode,
+ * in short and extended form, the per-APDU log (and its monotonic time
+ * stamps), the state file (mode,
  * persistence across runs, corruption) and the faults injected at the APDU
  * level (counter, signatures, presence flag) with their names. The CTAPHID
  * device side is tested in test_tokhid.c. */
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/core_names.h>
@@ -442,6 +444,57 @@ test_log(void)
 	fclose(log);
 }
 
+static int64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+		abort();
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* log_time: every line starts with CLOCK_MONOTONIC "SEC.NNNNNNNNN ",
+ * taken while the line is written (between the readings around it). */
+static void
+test_log_time(void)
+{
+	FILE *log = tmpfile();
+	struct token_config c;
+	struct token *t = NULL;
+	uint8_t rep[TOKEN_REPLY_MAX];
+	char line[128], rest[64];
+	const char *want[] = {"ins=03 p1=00 sw=9000", "keepalive"};
+	long long sec, nsec;
+	int64_t before, after, stamp, prev = 0;
+	size_t n = 0, i = 0;
+
+	if (log == NULL)
+		abort();
+	memset(&c, 0, sizeof(c));
+	c.log = log;
+	c.log_time = 1;
+	T_EQ_ERR(token_new(&t, &c), ERR_OK);
+	before = mono_ns();
+	T_EQ_INT(xfer(t, 0, 0x03, 0x00, NULL, 0, rep, &n), 0x9000);
+	token_log_line(t, "keepalive");
+	after = mono_ns();
+	rewind(log);
+	while (fgets(line, sizeof(line), log) != NULL && i < 2) {
+		T_EQ_INT(
+		    sscanf(line, "%lld.%9lld %63[^\n]", &sec, &nsec, rest), 3);
+		T_EQ_INT(line[strcspn(line, ".") + 10], ' '); /* 9 digits */
+		T_EQ_STR(rest, want[i]);
+		stamp = (int64_t)sec * 1000000000 + (int64_t)nsec;
+		T_TRUE(stamp >= before && stamp <= after && stamp >= prev);
+		prev = stamp;
+		i++;
+	}
+	T_EQ_INT(i, 2);
+	token_free(&t);
+	fclose(log);
+}
+
 static void
 test_state_file(void)
 {
@@ -544,4 +597,4 @@ TEST_MAIN(TEST(test_version), TEST(test_register_authenticate),
     TEST(test_wrong_key_handle), TEST(test_check_only), TEST(test_probe_sign),
     TEST(test_presence_never), TEST(test_presence_after),
     TEST(test_apdu_errors), TEST(test_short_apdu_register), TEST(test_log),
-    TEST(test_state_file), TEST(test_token_faults))
+    TEST(test_log_time), TEST(test_state_file), TEST(test_token_faults))

@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/core_names.h>
@@ -78,21 +80,32 @@ token_attest_cert(const struct token *t, size_t *len)
 }
 
 void
-token_log_line(struct token *t, const char *line)
+token_logf(struct token *t, const char *fmt, ...)
 {
+	struct timespec ts;
+	va_list ap;
+
 	if (t->log == NULL)
 		return;
-	fprintf(t->log, "%s\n", line);
+	if (t->log_time && clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+		fprintf(
+		    t->log, "%lld.%09ld ", (long long)ts.tv_sec, ts.tv_nsec);
+	va_start(ap, fmt);
+	vfprintf(t->log, fmt, ap);
+	va_end(ap);
 	fflush(t->log);
+}
+
+void
+token_log_line(struct token *t, const char *line)
+{
+	token_logf(t, "%s\n", line);
 }
 
 static void
 log_apdu(struct token *t, const struct apdu *a, unsigned sw)
 {
-	if (t->log == NULL)
-		return;
-	fprintf(t->log, "ins=%02x p1=%02x sw=%04x\n", a->ins, a->p1, sw);
-	fflush(t->log);
+	token_logf(t, "ins=%02x p1=%02x sw=%04x\n", a->ins, a->p1, sw);
 }
 
 /* ---- keys and certificate ---- */
@@ -270,6 +283,7 @@ token_new(struct token **out, const struct token_config *cfg)
 	t->probe_sign = cfg->probe_sign;
 	t->faults = cfg->faults;
 	t->log = cfg->log;
+	t->log_time = cfg->log_time;
 	t->touch_start = -1;
 	if (cfg->state_path != NULL &&
 	    (t->state_path = strdup(cfg->state_path)) == NULL)

@@ -87,6 +87,7 @@ struct token_config {
 	unsigned faults;        /* enum token_fault bits */
 	const char *state_path; /* NULL: fresh keys, nothing saved */
 	FILE *log;              /* NULL: no log; not owned */
+	int log_time;           /* --log-time: lines start "SEC.NSEC " */
 	/* CTAP2 (all zero: off, U2F on) */
 	enum token_ctap2 ctap2;
 	int u2f_off;      /* --u2f off (implied by --always-uv) */
@@ -129,6 +130,10 @@ unsigned token_faults(const struct token *t);
 uint32_t token_counter(const struct token *t);
 /* Append a free-form line (e.g. "keepalive") to the log, if any. */
 void token_log_line(struct token *t, const char *line);
+/* Append a formatted line to the log, if any, flushed; with log_time it
+ * starts with CLOCK_MONOTONIC as "SECONDS.NANOSECONDS ". */
+void token_logf(struct token *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* DER attestation certificate (for tests). */
 const uint8_t *token_attest_cert(const struct token *t, size_t *len);
 

@@ -25,6 +25,7 @@ struct token {
 	unsigned faults;
 	char *state_path;
 	FILE *log;
+	int log_time; /* each log line starts with CLOCK_MONOTONIC */
 	uint8_t master[32];
 	EVP_PKEY *att;
 	uint8_t *cert;
