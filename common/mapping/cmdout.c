@@ -93,7 +93,8 @@ cmdout_lines(struct cmdout *co, const char *buf, size_t len, size_t *bad_line)
 		r = cmdout_line(co, buf,
 		    (size_t)((nl != NULL ? nl : end) - buf), nl == NULL);
 		if (r != ERR_OK) {
-			*bad_line = co->lineno;
+			if (r == ERR_PARSE)
+				*bad_line = co->lineno;
 			return r;
 		}
 		buf = nl != NULL ? nl + 1 : end;
