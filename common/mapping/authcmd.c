@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -20,6 +19,19 @@
 #define AC_CHILD_FAIL 127
 #define AC_CHUNK 4096
 #define AC_EXEC_FD 3 /* the checked executable, in the child */
+
+/* The child has one thread: the system calls themselves, not glibc's
+ * wrappers that signal every thread of the parent's (32-bit ABIs: the
+ * *32 calls, with 32-bit ids). */
+#ifdef SYS_setgroups32
+#define AC_SYS_SETGROUPS SYS_setgroups32
+#define AC_SYS_SETRESGID SYS_setresgid32
+#define AC_SYS_SETRESUID SYS_setresuid32
+#else
+#define AC_SYS_SETGROUPS SYS_setgroups
+#define AC_SYS_SETRESGID SYS_setresgid
+#define AC_SYS_SETRESUID SYS_setresuid
+#endif
 
 /* Every descriptor from lowfd up is closed. */
 static void
@@ -75,12 +87,13 @@ child_creds(const struct authcmd_run *run)
 	if (getuid() == run->uid && geteuid() == run->uid &&
 	    getgid() == run->gid && getegid() == run->gid)
 		return 0;
-	if (setgroups(run->ngroups, run->groups) != 0 ||
-	    setresgid(run->gid, run->gid, run->gid) != 0 ||
-	    setresuid(run->uid, run->uid, run->uid) != 0)
+	if (syscall(AC_SYS_SETGROUPS, run->ngroups, run->groups) != 0 ||
+	    syscall(AC_SYS_SETRESGID, run->gid, run->gid, run->gid) != 0 ||
+	    syscall(AC_SYS_SETRESUID, run->uid, run->uid, run->uid) != 0)
 		return -1;
 	/* The drop must hold. */
-	if (run->uid != 0 && (setuid(0) == 0 || seteuid(0) == 0))
+	if (run->uid != 0 &&
+	    syscall(AC_SYS_SETRESUID, (uid_t)0, (uid_t)-1, (uid_t)-1) == 0)
 		return -1;
 	return 0;
 }
