@@ -137,6 +137,7 @@ static void
 test_other_keys(void)
 {
 	refused_spki(SPKI_RSA3072);
+	refused_spki(SPKI_RSA2047);
 	refused_spki(SPKI_P384);
 	refused_spki(SPKI_K256);
 	refused_spki(SPKI_P256C);

@@ -156,9 +156,9 @@ spki_rsa(struct rbuf *params, struct rbuf *key, struct cred *c)
 	    rbuf_expect_end(key) != ERR_OK || der_uint(&seq, &n) != ERR_OK ||
 	    der_uint(&seq, &e) != ERR_OK || rbuf_expect_end(&seq) != ERR_OK)
 		return ERR_PARSE;
-	if (n.len != PK_RSA_N || (n.p[PK_RSA_N - 1] & 1) == 0 ||
-	    e.len > PK_RSA_E || (e.p[e.len - 1] & 1) == 0 ||
-	    (e.len == 1 && e.p[0] < 3))
+	if (n.len != PK_RSA_N || (n.p[0] & 0x80) == 0 ||
+	    (n.p[PK_RSA_N - 1] & 1) == 0 || e.len > PK_RSA_E ||
+	    (e.p[e.len - 1] & 1) == 0 || (e.len == 1 && e.p[0] < 3))
 		return ERR_PARSE;
 	memset(raw, 0, sizeof(raw));
 	memcpy(raw, n.p, PK_RSA_N);

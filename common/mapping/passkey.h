@@ -29,8 +29,9 @@ int passkey_is(const char *s, size_t len);
  *     id-ecPublicKey with namedCurve prime256v1 and an uncompressed
  *       point (04||x||y)              -> COSE_ES256, pk the 65-byte point;
  *     id-Ed25519 without parameters  -> COSE_EDDSA, pk 32 bytes;
- *     rsaEncryption with NULL parameters, a 2048-bit modulus and an odd
- *       public exponent 3..2^24-1    -> COSE_RS256, pk n (256 bytes) ||
+ *     rsaEncryption with NULL parameters, an odd 2048-bit modulus (256
+ *       bytes, top bit set) and an odd public exponent 3..2^24-1
+ *                                    -> COSE_RS256, pk n (256 bytes) ||
  *       e (3 bytes, big-endian), the form mapping lines keep;
  *   anything else (other curves, compressed points, other RSA sizes,
  *   BIT STRING with unused bits) is ERR_PARSE.
