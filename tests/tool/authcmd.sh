@@ -75,10 +75,10 @@ login() {
 	    "devices=unix:$WORK/t.sock timeout=5 debug" \
 	    "debug_file=$WORK/debug.log $*" >"$WORK/svc/u2ftest"
 	: >"$WORK/debug.log"
-	printf '1111\n' | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "$ME" authenticate >"$WORK/pam.out" 2>&1 \
-	    7<"$WORK/svc/u2ftest"
+	printf '1111\n' | LD_PRELOAD="libpam_wrapper.so${PRELOAD:-}" \
+	    PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
+	    pamtester u2ftest "${LOGIN_USER:-$ME}" authenticate \
+	    >"$WORK/pam.out" 2>&1 7<"$WORK/svc/u2ftest"
 	ST=$?
 }
 AC="authcmd_user=nobody"
@@ -204,6 +204,34 @@ config "authcmd and authfile" "[authcmd=/mnt/bin/cmd %u line]" $AC \
     authfile=/mnt/data/line
 config "a relative authcmd" "[authcmd=bin/cmd %u line]" $AC
 config "an unknown %-token" "[authcmd=/mnt/bin/cmd %h line]" $AC
+
+# A hostile user name (from nss_wrapper's passwd) is one argument, and
+# authcmd_user's supplementary groups are set.
+HOSTILE="h x;\$(id)'q\"*"
+if LD_PRELOAD=libnss_wrapper.so true 2>/dev/null &&
+    ldconfig -p 2>/dev/null | grep -q libnss_wrapper.so; then
+	chmod 755 "$WORK"
+	mkdir "$WORK/home"
+	printf '%s\n' "root:x:0:0:root:/root:/bin/sh" \
+	    "$HOSTILE:x:4711:4711::$WORK/home:/bin/sh" \
+	    "nobody:x:$NOBODY:$NOBODY::/nonexistent:/bin/sh" >"$WORK/passwd"
+	printf '%s\n' "root:x:0:" "nogroup:x:$NOBODY:" "pu-a:x:4720:nobody" \
+	    "pu-b:x:4721:nobody" >"$WORK/group"
+	export NSS_WRAPPER_PASSWD="$WORK/passwd" NSS_WRAPPER_GROUP="$WORK/group"
+	PRELOAD=" libnss_wrapper.so" LOGIN_USER=$HOSTILE \
+	    login "[authcmd=/mnt/bin/cmd %u empty]" $AC
+	printf '2\n%s\nempty\n' "$HOSTILE" >"$WORK/want"
+	result ERR_NOT_FOUND && cmp -s "$WORK/want" /mnt/spy/args
+	okshow $? "a hostile user name reaches the command as one argument" \
+	    /mnt/spy/args
+	[ "$(cat /mnt/spy/groups)" = "$NOBODY 4720 4721" ]
+	okshow $? "authcmd_user's groups from the group database" \
+	    /mnt/spy/groups
+	unset NSS_WRAPPER_PASSWD NSS_WRAPPER_GROUP
+else
+	skip "a hostile user name" "libnss_wrapper.so not installed"
+	skip "authcmd_user's groups" "libnss_wrapper.so not installed"
+fi
 
 # The command works again after all that.
 login "[authcmd=/mnt/bin/cmd %u line]" $AC
