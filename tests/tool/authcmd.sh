@@ -40,6 +40,31 @@ SPKI=$({
 	printf '%s' "$LINE" | cut -d, -f2 | base64 -d
 } | base64 -w0)
 printf 'passkey:%s,%s\n' "$KH" "$SPKI" >/mnt/data/passkey
+# An EdDSA and an RS256 credential as passkey: values too: the SPKI of
+# an Ed25519 key around its 32 bytes, of an RSA key around the mapping
+# line's n (256 bytes) || e (3 bytes, 65537 from the token).
+for t in EDDSA RS256; do
+	printf '1111\n' | "$PAMU2FCFG" --device "unix:$WORK/t.sock" -u "$ME" \
+	    -o pam://ac -t $t --pin-stdin >"$WORK/line.$t" 2>"$WORK/err"
+	ok $? "enrolled an $t credential"
+done
+pk() { cut -d, -f2 "$WORK/line.$1" | base64 -d; }
+SPKI_ED=$({
+	printf '\060\052\060\005\006\003\053\145\160\003\041\000'
+	pk EDDSA
+} | base64 -w0)
+SPKI_RS=$({
+	printf '\060\202\001\042\060\015\006\011\052\206\110\206\367\015'
+	printf '\001\001\001\005\000\003\202\001\017\000\060\202\001\012'
+	printf '\002\202\001\001\000'
+	pk RS256 | head -c 256
+	printf '\002\003'
+	pk RS256 | tail -c 3
+} | base64 -w0)
+printf 'passkey:%s,%s\n' "$(cut -d: -f2 "$WORK/line.EDDSA" | cut -d, -f1)" \
+    "$SPKI_ED" >/mnt/data/passkey.EDDSA
+printf 'passkey:%s,%s\n' "$(cut -d: -f2 "$WORK/line.RS256" | cut -d, -f1)" \
+    "$SPKI_RS" >/mnt/data/passkey.RS256
 printf '# nobody else here\nbob:\n' >/mnt/data/none
 chmod 644 /mnt/data/*
 
@@ -56,6 +81,8 @@ ls -l /proc/$$/fd | awk 'NF > 9 { print $9, $11 }' >/mnt/spy/fds
 case $2 in
 line) cat /mnt/data/line ;;
 passkey) cat /mnt/data/passkey ;;
+eddsa) cat /mnt/data/passkey.EDDSA ;;
+rs256) cat /mnt/data/passkey.RS256 ;;
 both) cat /mnt/data/none /mnt/data/passkey /mnt/data/line ;;
 empty) ;;
 fail) cat /mnt/data/line; exit 1 ;;
@@ -115,6 +142,11 @@ okshow $? "descriptors: stdin/stderr /dev/null, stdout the pipe, else only the s
 login "[authcmd=/mnt/bin/cmd %u passkey]" $AC
 [ $ST -eq 0 ] && result ERR_OK && grep -q "Please enter the PIN" "$WORK/pam.out"
 okshow $? "a passkey: value logs in (with the PIN: +pin)"
+for t in eddsa rs256; do
+	login "[authcmd=/mnt/bin/cmd %u $t]" $AC
+	[ $ST -eq 0 ] && result ERR_OK
+	okshow $? "an $t passkey: value (SPKI from the token's key) logs in"
+done
 login "[authcmd=/mnt/bin/cmd %u both]" $AC
 [ $ST -eq 0 ] && grep -q "2 credential(s) for $ME from authcmd" "$WORK/debug.log"
 okshow $? "a mapping line and a passkey: value together"
