@@ -173,6 +173,36 @@ read_output(struct ac_wait *w)
 	}
 }
 
+/* Sleep until the child has exited (it is not reaped here) or the
+ * deadline: on its pidfd, or without one (before Linux 5.3, under
+ * valgrind, in some sandboxes) by waitid(WNOWAIT) looks with sleeps of
+ * 1 ms doubling to 64 ms between them. A child that is gone already
+ * (ECHILD: SIGCHLD ignored) is for reap() to report. */
+static int
+wait_exit(const struct ac_wait *w)
+{
+	siginfo_t si;
+	int ms = 1;
+
+	if (w->pidfd >= 0)
+		return wait_readable(w->pidfd, w->deadline);
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)w->pid, &si,
+			WEXITED | WNOHANG | WNOWAIT) != 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == ECHILD ? ERR_OK : ERR_SYSTEM;
+		}
+		if (si.si_pid == w->pid)
+			return ERR_OK;
+		if (util_ms_left(w->deadline) == 0)
+			return ERR_TIMEOUT;
+		util_sleep_ms(util_cap_ms(ms, w->deadline));
+		ms = ms < 64 ? 2 * ms : 64;
+	}
+}
+
 /* Kill what is left of the process group (the unreaped leader keeps its
  * id ours), then reap the child: *status, or ERR_SYSTEM when its status
  * was lost (SIGCHLD ignored by the application). */
@@ -209,7 +239,7 @@ supervise(struct ac_wait *w, struct authcmd_result *res)
 
 	r = read_output(w);
 	if (r == ERR_OK)
-		r = wait_readable(w->pidfd, w->deadline);
+		r = wait_exit(w);
 	/* The child is killed only now: its exit status below is what it
 	 * chose if it had ended, the SIGKILL's otherwise. */
 	rr = reap(w->pid, &st);
@@ -218,7 +248,7 @@ supervise(struct ac_wait *w, struct authcmd_result *res)
 	else if (r == ERR_TOO_BIG)
 		res->why = "wrote more than the output limit (killed)";
 	else if (r != ERR_OK)
-		res->why = "could not be read from";
+		res->why = "could not be read from or waited for (killed)";
 	else if (rr != ERR_OK)
 		res->why = "ended with its status lost (SIGCHLD ignored?)";
 	else {
@@ -242,7 +272,7 @@ authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
     struct authcmd_result *res)
 {
 	struct ac_wait w = {-1, -1, -1, 0, NULL, 0, 0};
-	int p[2] = {-1, -1}, r = ERR_SYSTEM, st;
+	int p[2] = {-1, -1}, r = ERR_SYSTEM;
 
 	if (out == NULL || len == NULL || res == NULL)
 		return ERR_INVAL;
@@ -266,11 +296,9 @@ authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
 	close(p[1]);
 	p[1] = -1;
 	w.rfd = p[0];
-	if ((w.pidfd = (int)syscall(SYS_pidfd_open, w.pid, 0)) < 0) {
-		(void)reap(w.pid, &st);
-		res->why = "could not be watched (pidfd_open: Linux 5.3)";
-		goto fail;
-	}
+#ifdef SYS_pidfd_open
+	w.pidfd = (int)syscall(SYS_pidfd_open, w.pid, 0);
+#endif
 	if ((r = supervise(&w, res)) != ERR_OK)
 		goto fail;
 	w.buf[w.len] = '\0';

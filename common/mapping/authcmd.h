@@ -19,8 +19,10 @@
  * supplementary groups, group and user of the caller's choice (the drop
  * is checked: setuid(0) must fail afterwards; skipped when the caller
  * already runs as that uid and gid). The parent sleeps in poll() on the
- * pipe (and a pidfd once the output ends) until the deadline, then kills
- * the process group with SIGKILL and reaps the child. */
+ * pipe until the output ends, then on a pidfd until the child exits
+ * (without pidfd_open: waitid(WNOWAIT) looks, sleeping 1 to 64 ms
+ * between them), at most until the deadline; then it kills the process
+ * group with SIGKILL and reaps the child. */
 #ifndef PU_AUTHCMD_H
 #define PU_AUTHCMD_H
 
@@ -70,8 +72,10 @@ struct authcmd_result {
  * after *len bytes; malloc'd, wiped with util_freezero). ERR_UNAVAIL
  * with res->why for anything but exit status 0: another status, a
  * signal, the deadline, output over max_out, the child's set-up
- * failing (status 127 from us). ERR_SYSTEM when a pipe or fork fails,
- * ERR_NOMEM. The child is reaped before this returns. */
+ * failing (status 127 from us), its status lost (SIGCHLD ignored by the
+ * application), a failing read or wait. ERR_SYSTEM when the pipe or
+ * the fork fails (res->why says which), ERR_NOMEM. The child is reaped
+ * before this returns. */
 int authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
     struct authcmd_result *res);
 
