@@ -48,7 +48,11 @@ common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authfile.c common/mapping/authfile.h \
 	common/mapping/authfile_int.h common/mapping/authscan.c \
 	common/mapping/sshkey.c common/mapping/sshkey.h \
-	common/mapping/mappath.c common/mapping/mappath.h
+	common/mapping/mappath.c common/mapping/mappath.h \
+	common/mapping/passkey.c common/mapping/passkey.h \
+	common/mapping/cmdout.c common/mapping/cmdout.h \
+	common/mapping/authcmd.c common/mapping/authcmd_path.c \
+	common/mapping/authcmd.h
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \

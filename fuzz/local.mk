@@ -9,7 +9,7 @@ EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 
 FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_attest fuzz/fuzz_authfile fuzz/fuzz_authscan \
 	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_ctap2 fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
-	fuzz/fuzz_manual fuzz/fuzz_sshkey fuzz/fuzz_u2f
+	fuzz/fuzz_manual fuzz/fuzz_passkey fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
 if ENABLE_FUZZING
 noinst_LTLIBRARIES += fuzz/libfuzzcommon.la fuzz/libfuzzsupport.la
@@ -107,6 +107,12 @@ fuzz_fuzz_hidraw_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_hidraw_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_hidraw_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_hidraw_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_passkey_SOURCES = fuzz/fuzz_passkey.c
+fuzz_fuzz_passkey_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_passkey_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_passkey_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_passkey_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_sshkey_SOURCES = fuzz/fuzz_sshkey.c
 fuzz_fuzz_sshkey_CPPFLAGS = $(FUZZ_CPPFLAGS)

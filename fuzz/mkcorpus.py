@@ -93,6 +93,26 @@ def sshkey():
         write("sshkey", name + ".blob", base64.b64decode(body))
 
 
+def passkey():
+    """The SubjectPublicKeyInfos of tests/passkeyfix.h: each as DER (what
+    fuzz_passkey wraps into a value), as a passkey: value, and together
+    with a mapping line as a command's output."""
+    text = open(os.path.join(TOP, "tests", "passkeyfix.h")).read()
+    text = re.sub(r'"\s*\\\n\s*"', "", text)
+    spkis = dict(re.findall(r'#define SPKI_(\w+) \\\n\s*"([^"]*)"', text))
+    kh = b64(bytes(range(16)))
+    for name, spki in sorted(spkis.items()):
+        name = name.lower()
+        write("passkey", name + ".der", base64.b64decode(spki))
+        write("passkey", name, "passkey:%s,%s" % (kh, spki))
+    line = "alice:%s,%s,es256,+presence" % (b64(KH), b64(PK[1:]))
+    write("passkey", "output",
+          "# from a directory\nbob:\npasskey:%s,%s\r\n%s\n\n"
+          "passkey:%s,%s\n" % (kh, spkis["ED25519"], line, kh,
+                               spkis["RSA2048"]))
+    write("passkey", "output_empty", "alice:\n")
+
+
 def b64corpus():
     write("b64", "std", b64(KH))
     write("b64", "std_pad1", b64(b"ab"))
@@ -454,6 +474,7 @@ def main():
     authfile()
     authscan()
     sshkey()
+    passkey()
     b64corpus()
     u2f()
     hidraw()

@@ -18,7 +18,7 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
-all="args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual sshkey u2f"
+all="args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual passkey sshkey u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 CC=${CC:-clang}
@@ -30,6 +30,7 @@ export CC
 max_len() {
 	case $1 in
 	authfile) echo 20000 ;;
+	passkey) echo 8192 ;;
 	sshkey) echo 17000 ;;
 	hid) echo 9000 ;;
 	authscan) echo 8192 ;;

@@ -235,10 +235,38 @@ args_merge(struct options *o, struct conf *file, struct conf *arg)
 	return ERR_OK;
 }
 
+/* authcmd= replaces the mapping file: its options are errors beside it. */
+static int
+args_authcmd(const struct options *o, const struct log *errlog)
+{
+	const char *clash = o->authfile != NULL ? "authfile"
+	    : o->sshformat                      ? "sshformat"
+	    : o->expand                         ? "expand"
+	    : o->openasuser                     ? "openasuser"
+						: NULL;
+
+	if (o->authcmd == NULL)
+		return ERR_OK;
+	if (clash != NULL) {
+		log_msg(errlog,
+		    "authcmd= replaces the mapping file: %s cannot be "
+		    "given with it",
+		    clash);
+		return ERR_CONFIG;
+	}
+	if (o->authcmd_user == NULL) {
+		log_msg(errlog, "authcmd= needs authcmd_user=");
+		return ERR_CONFIG;
+	}
+	return ERR_OK;
+}
+
 /* What depends on more than one argument. */
 static int
 args_check(struct options *o, const struct log *errlog)
 {
+	if (args_authcmd(o, errlog) != ERR_OK)
+		return ERR_CONFIG;
 	if (o->backend != DEV_BACKEND_NATIVE && o->ndevices > 0) {
 		log_msg(errlog,
 		    "devices= needs backend=native "

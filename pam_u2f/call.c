@@ -12,6 +12,7 @@
 #include <security/pam_modules.h>
 
 #include "call.h"
+#include "cmdsource.h"
 #include "conf/conf.h"
 #include "crypto/crypto.h"
 #include "base/err.h"
@@ -121,8 +122,12 @@ call_authenticate(struct call *c)
 
 	if ((r = call_user(c)) != ERR_OK)
 		return r;
-	r = userfile_load(&c->opt, &c->pw, &c->dbg, &c->uf, &c->creds,
-	    &c->ncreds, &c->no_creds);
+	if (c->opt.authcmd != NULL)
+		r = cmdsource_load(&c->opt, &c->pw, &c->dbg, &c->creds,
+		    &c->ncreds, &c->no_creds);
+	else
+		r = userfile_load(&c->opt, &c->pw, &c->dbg, &c->uf, &c->creds,
+		    &c->ncreds, &c->no_creds);
 	if (r == ERR_NOT_FOUND && c->no_creds && !c->opt.nouserok &&
 	    !c->opt.alwaysok)
 		tell_no_creds(c);

@@ -22,8 +22,10 @@ retval_pam(int err, bool no_creds_ok)
 	case ERR_PARSE:
 	case ERR_TOO_BIG:
 	case ERR_UNSUPPORTED:
+	case ERR_UNAVAIL:
 		/* The mapping file cannot be used (or its credentials
-		 * need FIDO2, which we do not have yet). */
+		 * need FIDO2, which we do not have yet); authcmd= gave no
+		 * authoritative answer. */
 		return PAM_AUTHINFO_UNAVAIL;
 	case ERR_CONFIG:
 	case ERR_INVAL:

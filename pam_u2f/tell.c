@@ -38,7 +38,9 @@ tell_no_creds(struct call *c)
 {
 	char msg[TELL_MAX];
 
-	if (c->opt.sshformat)
+	if (c->opt.authcmd != NULL)
+		snprintf(msg, sizeof(msg), TELL_NO_CREDS_CMD, c->user);
+	else if (c->opt.sshformat)
 		snprintf(
 		    msg, sizeof(msg), TELL_NO_CREDS_SSH, c->user, c->uf.path);
 	else if (c->uf.user_file)

@@ -14,6 +14,9 @@
 	"No security key is registered for %s. Ask an administrator to "       \
 	"register one (pamu2fcfg -u %s --add, into the central mapping "       \
 	"file)."
+#define TELL_NO_CREDS_CMD                                                      \
+	"No security key is registered for %s. Ask an administrator to "       \
+	"register one in the directory."
 #define TELL_NO_KEY "No security key found. Insert your key and try again."
 #define TELL_NO_KEY_PERM                                                       \
 	"A security key is plugged in but cannot be opened (permission "       \

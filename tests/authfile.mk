@@ -1,9 +1,11 @@
 # Unit tests for the mapping-file side of common/: b64, authfile,
 # authscan, safefile, sshkey (and cred through them).
 check_PROGRAMS += tests/test_b64 tests/test_authfile tests/test_authscan \
-	tests/test_safefile tests/test_sshkey
+	tests/test_safefile tests/test_sshkey tests/test_passkey \
+	tests/test_authcmd
 TESTS += tests/test_b64 tests/test_authfile tests/test_authscan \
-	tests/test_safefile tests/test_sshkey
+	tests/test_safefile tests/test_sshkey tests/test_passkey \
+	tests/test_authcmd
 
 # test_authscan once more on the portable scan path (PU_AUTHSCAN_PATH).
 TESTS += tests/authscan_portable.sh
@@ -21,6 +23,11 @@ tests_test_safefile_SOURCES = tests/test_safefile.c tests/test.h
 tests_test_safefile_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_sshkey_SOURCES = tests/test_sshkey.c tests/test.h
 tests_test_sshkey_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_test_passkey_SOURCES = tests/test_passkey.c tests/passkeyfix.h \
+	tests/test.h
+tests_test_passkey_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_test_authcmd_SOURCES = tests/test_authcmd.c tests/test.h
+tests_test_authcmd_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
 # sshkey fixtures made with the real ssh-keygen; see tests/data/README.
 EXTRA_DIST += tests/data/README tests/data/sk-fixture-provider.c \

@@ -36,6 +36,9 @@ t_roundtrip_all(void)
 	T_EQ_STR(c.appid, "https://example.org/appid");
 	T_EQ_STR(c.authfile, "/etc/u2f_mappings");
 	T_TRUE(c.expand);
+	T_EQ_STR(c.authcmd, "/usr/libexec/pam-u2f-keys --user %u");
+	T_EQ_STR(c.authcmd_user, "pam-u2f");
+	T_EQ_INT(c.authcmd_timeout, 12);
 	T_EQ_STR(c.authpending_file, "/run/user/pending");
 	T_TRUE(c.nouserok);
 	T_TRUE(c.openasuser);
@@ -76,6 +79,9 @@ t_roundtrip_each(void)
 	    {CONF_APPID, "appid = \"pam://a\""},
 	    {CONF_AUTHFILE, "authfile = .config/keys"},
 	    {CONF_EXPAND, "expand = false"},
+	    {CONF_AUTHCMD, "authcmd = /usr/libexec/k"},
+	    {CONF_AUTHCMD_USER, "authcmd_user = nobody"},
+	    {CONF_AUTHCMD_TIMEOUT, "authcmd_timeout = 300"},
 	    {CONF_AUTHPENDING_FILE, "authpending_file = \"\""},
 	    {CONF_NOUSEROK, "nouserok = off"},
 	    {CONF_OPENASUSER, "openasuser = no"},
@@ -127,6 +133,12 @@ t_roundtrip_each(void)
 			break;
 		case CONF_TIMEOUT:
 			T_EQ_INT(c.timeout, 3600);
+			break;
+		case CONF_AUTHCMD:
+			T_EQ_STR(c.authcmd, "/usr/libexec/k");
+			break;
+		case CONF_AUTHCMD_TIMEOUT:
+			T_EQ_INT(c.authcmd_timeout, 300);
 			break;
 		case CONF_DEVICES:
 			T_EQ_INT(c.ndevices, 1);

@@ -73,6 +73,7 @@ static const struct err_entry err_table[] = {
     {ERR_DENIED, "ERR_DENIED", "the key refused the operation"},
     {ERR_CTAP2, "ERR_CTAP2", "the key answered with an error status"},
     {ERR_NO_UV, "ERR_NO_UV", "user verification flag not set"},
+    {ERR_UNAVAIL, "ERR_UNAVAIL", "the credential source is unavailable"},
 };
 
 static const struct err_entry *

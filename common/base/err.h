@@ -54,7 +54,8 @@ enum {
 	ERR_DENIED = -46,   /* OPERATION_DENIED, NOT_ALLOWED, permission */
 	ERR_CTAP2 = -47,    /* any other CTAP2 status (logged raw) */
 	ERR_NO_UV = -48,    /* user verification flag not set */
-	ERR_LAST = -48
+	ERR_UNAVAIL = -49,  /* a credential source gave no answer */
+	ERR_LAST = -49
 };
 
 /* Short upper-case name, e.g. "ERR_TIMEOUT"; never NULL. */

@@ -197,6 +197,9 @@ opt_str_problem(const struct conf_opt *d, enum conf_src src, const char *v)
 		    (strncmp(v, "unix:/", 6) == 0 && len > 6))
 			return NULL;
 		return "is not a /dev/ path or a unix:/ socket path";
+	case CONF_CK_COMMAND:
+		return v[0] == '/' ? NULL
+				   : "is not an absolute path (and arguments)";
 	case CONF_CK_NONEMPTY:
 		return len == 0 ? "may not be empty" : NULL;
 	case CONF_CK_EMPTY_OK:

@@ -50,6 +50,9 @@
 #define CONF_TIMEOUT_MIN 1 /* seconds, as timeout= */
 #define CONF_TIMEOUT_MAX 3600
 #define CONF_TIMEOUT_DEFAULT 30
+#define CONF_AUTHCMD_TIMEOUT_MIN 1 /* seconds, as authcmd_timeout= */
+#define CONF_AUTHCMD_TIMEOUT_MAX 300
+#define CONF_AUTHCMD_TIMEOUT_DEFAULT 5
 #define CONF_MAX_DEVICES_MIN 0 /* as max_devices=: 0 is the default */
 #define CONF_MAX_DEVICES_MAX 1024
 #define CONF_MAX_DEVICES_DEFAULT 24 /* as pam-u2f */
@@ -70,6 +73,13 @@ X(AUTHFILE, "authfile", STR, NONEMPTY, 0, 0, NULL, NULL, CONF_FMT, authfile,   \
     "the mapping file (per user: ~/.config/Yubico/u2f_keys)")                 \
 X(EXPAND, "expand", BOOL, NONE, 0, 0, NULL, "false", CONF_FMT, expand,         \
     "substitute %u, %h and %% in authfile")                                   \
+X(AUTHCMD, "authcmd", STR, COMMAND, 0, 0, NULL, NULL, CONF_FM, authcmd,       \
+    "a command that prints the user's credentials (replaces authfile)")      \
+X(AUTHCMD_USER, "authcmd_user", STR, NONEMPTY, 0, 0, NULL, NULL, CONF_FM,      \
+    authcmd_user, "the unprivileged user authcmd runs as")                   \
+X(AUTHCMD_TIMEOUT, "authcmd_timeout", INT, NONE, CONF_AUTHCMD_TIMEOUT_MIN,     \
+    CONF_AUTHCMD_TIMEOUT_MAX, NULL, CONF_TEXT(CONF_AUTHCMD_TIMEOUT_DEFAULT),   \
+    CONF_FM, authcmd_timeout, "seconds authcmd may take")                    \
 X(AUTHPENDING_FILE, "authpending_file", STR, EMPTY_OK, 0, 0, NULL, NULL,       \
     CONF_FM, authpending_file,                                                 \
     "a file that exists while waiting for the touch; empty: none")            \
@@ -169,6 +179,7 @@ enum conf_check {
 	CONF_CK_EMPTY_OK,    /* authpending_file: "" disables it */
 	CONF_CK_DEBUG_FILE,  /* the file: "stderr", "syslog" or absolute */
 	CONF_CK_DEVICE,      /* "/dev/..." or "unix:/..." */
+	CONF_CK_COMMAND,     /* authcmd: starts with '/' */
 	CONF_CK_ZERO_DEFAULT /* max_devices: 0 stands for the default */
 };
 

@@ -77,6 +77,42 @@ test_every_argument(void)
 	args_free(&o);
 }
 
+/* authcmd= replaces the mapping file and needs authcmd_user=. */
+static void
+test_authcmd(void)
+{
+	static const char *clash[] = {
+	    "authfile=/etc/m", "sshformat", "expand", "openasuser"};
+	struct options o;
+	struct sink s;
+	size_t i;
+
+	T_EQ_ERR(PARSE(&o, &s, "[authcmd=/usr/bin/k --user %u]",
+		     "authcmd_user=nobody"),
+	    ERR_OK);
+	T_EQ_STR(o.authcmd, "/usr/bin/k --user %u");
+	T_EQ_STR(o.authcmd_user, "nobody");
+	T_EQ_INT(o.authcmd_timeout, 5);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "authcmd=/k"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "authcmd= needs authcmd_user=") != NULL);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "authcmd=k", "authcmd_user=nobody"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "not an absolute path") != NULL);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "authcmd=/k", "authcmd_user=nobody",
+		     "authcmd_timeout=301"),
+	    ERR_CONFIG);
+	args_free(&o);
+	for (i = 0; i < sizeof(clash) / sizeof(clash[0]); i++) {
+		T_EQ_ERR(PARSE(&o, &s, "authcmd=/k", "authcmd_user=nobody",
+			     clash[i], "origin=ssh:"),
+		    ERR_CONFIG);
+		T_TRUE(strstr(s.text, "replaces the mapping file") != NULL);
+		args_free(&o);
+	}
+}
+
 static void
 test_sshformat_origin(void)
 {
@@ -184,6 +220,7 @@ test_retval_table(void)
 	    {ERR_FILE_UNSAFE, PAM_AUTHINFO_UNAVAIL},
 	    {ERR_PARSE, PAM_AUTHINFO_UNAVAIL},
 	    {ERR_TOO_BIG, PAM_AUTHINFO_UNAVAIL},
+	    {ERR_UNAVAIL, PAM_AUTHINFO_UNAVAIL},
 	    {ERR_UNSUPPORTED, PAM_AUTHINFO_UNAVAIL},
 	    {ERR_NOT_FOUND, PAM_USER_UNKNOWN},
 	    {ERR_CONFIG, PAM_SERVICE_ERR},
@@ -245,4 +282,5 @@ test_backend(void)
 }
 
 TEST_MAIN(TEST(test_backend), TEST(test_defaults), TEST(test_every_argument),
-    TEST(test_sshformat_origin), TEST(test_refused), TEST(test_retval_table))
+    TEST(test_sshformat_origin), TEST(test_authcmd), TEST(test_refused),
+    TEST(test_retval_table))

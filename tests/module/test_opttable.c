@@ -103,6 +103,8 @@ samples_of(const struct conf_opt *d, struct samples *s)
 			good(s, "", "");
 		else
 			bad(s, "", "");
+		if (d->check == CONF_CK_COMMAND)
+			bad(s, "bin/cmd %u", "bin/cmd %u");
 		bad(s, "a\tb", "a\tb");
 		break;
 	case CONF_T_LIST:
@@ -198,6 +200,8 @@ refusal_named(enum conf_key k, const char *log)
 		return true;
 	if (k == CONF_BACKEND && xport_u2fh_version() == NULL)
 		return strstr(log, "not built in") != NULL;
+	if (k == CONF_AUTHCMD) /* alone: args_check wants authcmd_user */
+		return strstr(log, "authcmd= needs authcmd_user=") != NULL;
 	if (k == CONF_CONF && geteuid() != 0)
 		return strstr(log, "not owned by root") != NULL;
 	return false;

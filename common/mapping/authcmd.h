@@ -1,0 +1,82 @@
+/* authcmd=: credentials from a command, after OpenSSH's
+ * AuthorizedKeysCommand (sshd_config(5)). The command line is an
+ * absolute path and arguments separated by spaces or tabs (no quoting,
+ * no shell); in each argument %u is the user's name and %% a '%' (any
+ * other '%' is a configuration error); with no argument the user's name
+ * is the only one, as sshd does. The executable and every directory
+ * above it, "/" included, must be owned by root and writable by neither
+ * group nor others (a sticky world-writable directory such as /tmp is
+ * refused, as by sshd); symbolic links, "." and ".." components and
+ * empty components are refused. The file is opened O_PATH through that
+ * walk (openat, O_NOFOLLOW, fstat of each descriptor) and executed from
+ * that descriptor (execveat AT_EMPTY_PATH), so what was checked is what
+ * runs. A script (#!) cannot be run from a close-on-exec descriptor (its
+ * interpreter needs a path): for one, the checked path is executed by
+ * name; the walk showed that only root can change what it names.
+ * The child: its own process group, stdin and stderr /dev/null, stdout
+ * the pipe, no other descriptor, signals default and unblocked,
+ * environment PATH=/usr/bin:/bin only, working directory "/",
+ * supplementary groups, group and user of the caller's choice (the drop
+ * is checked: setuid(0) must fail afterwards; skipped when the caller
+ * already runs as that uid and gid). The parent sleeps in poll() on the
+ * pipe until the output ends, then on a pidfd until the child exits
+ * (without pidfd_open: waitid(WNOWAIT) looks, sleeping 1 to 64 ms
+ * between them), at most until the deadline; then it kills the process
+ * group with SIGKILL and reaps the child. */
+#ifndef PU_AUTHCMD_H
+#define PU_AUTHCMD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define AUTHCMD_OUT_MAX (64 * 1024) /* bytes of output */
+#define AUTHCMD_ARGS_MAX 64         /* words of the command line */
+#define AUTHCMD_ENV_PATH "PATH=/usr/bin:/bin"
+
+/* Split cmd and expand it for user into a NULL-terminated argv
+ * (malloc'd, authcmd_argv_free). ERR_CONFIG for a path that is not
+ * absolute, an unknown %-token, too many words; ERR_INVAL for a user
+ * name that is empty or holds a control character. The name is never
+ * split: whatever it holds (blanks, quotes, ';') stays inside the one
+ * argument it was expanded into. */
+int authcmd_argv(const char *cmd, const char *user, char ***argv);
+void authcmd_argv_free(char **argv);
+
+/* Walk path from "/" as above; *fd an O_PATH|O_CLOEXEC descriptor of the
+ * executable. ERR_FILE (errno kept) when a component cannot be opened,
+ * ERR_FILE_UNSAFE with *why (static text) naming the problem, ERR_CONFIG
+ * for a path that is not absolute or has empty, "." or ".."
+ * components (or one of 256 bytes or more). On failure *at is the
+ * length of the prefix of path that names the step that failed (1 for
+ * "/"), for the log. */
+int authcmd_open(const char *path, int *fd, const char **why, size_t *at);
+
+struct authcmd_run {
+	char *const *argv; /* authcmd_argv; argv[0] the checked path */
+	int fd;            /* authcmd_open's descriptor of argv[0] */
+	uid_t uid;         /* run as */
+	gid_t gid;
+	const gid_t *groups; /* supplementary groups (ngroups of them) */
+	size_t ngroups;
+	int timeout_ms; /* > 0 */
+	size_t max_out; /* > 0: more output is ERR_UNAVAIL */
+};
+
+struct authcmd_result {
+	pid_t pid;       /* the child, for logs (0: none started) */
+	int status;      /* its wait status, when it ended by itself */
+	const char *why; /* static: why the answer is unavailable */
+};
+
+/* Run the command; on ERR_OK (exit status 0) *out holds its output (NUL
+ * after *len bytes; malloc'd, wiped with util_freezero). ERR_UNAVAIL
+ * with res->why for anything but exit status 0: another status, a
+ * signal, the deadline, output over max_out, the child's set-up
+ * failing (status 127 from us), its status lost (SIGCHLD ignored by the
+ * application), a failing read or wait. ERR_SYSTEM when the pipe or
+ * the fork fails (res->why says which), ERR_NOMEM. The child is reaped
+ * before this returns. */
+int authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
+    struct authcmd_result *res);
+
+#endif

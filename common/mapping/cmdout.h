@@ -1,0 +1,25 @@
+/* The output of an authcmd= command (authcmd.h), from memory: lines that
+ * are either mapping lines in the formats authfile.h reads or SSSD
+ * passkey: values (passkey.h), one per line, in any mix. */
+#ifndef PU_CMDOUT_H
+#define PU_CMDOUT_H
+
+#include <stddef.h>
+
+#include "base/cred.h"
+
+/* The user's credentials in buf (len bytes, no NUL needed): those of the
+ * user's last mapping line (as authfile_find: other users' lines are
+ * not parsed, blank and '#' lines skipped, CRLF tolerated), followed by
+ * one per passkey: line (every passkey: line is the user's: the command
+ * was asked about this user). A line is a passkey: value when it starts
+ * with "passkey:" (one trailing '\r' dropped). Returns ERR_OK with the
+ * list (n >= 1), ERR_NOT_FOUND when there is none (no line, or "user:"
+ * and no passkey: value), ERR_PARSE with *bad_line (1-based, counting
+ * every line of buf) for a NUL byte, a malformed passkey: value or a
+ * malformed mapping line that could be the user's. ERR_INVAL for a bad
+ * user name (as authfile_find). Never logs. */
+int cmdout_find(const char *buf, size_t len, const char *user,
+    struct cred **creds, size_t *n, size_t *bad_line);
+
+#endif

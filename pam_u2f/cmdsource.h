@@ -1,0 +1,25 @@
+/* authcmd=: the user's credentials from a command (common/mapping/
+ * authcmd.h runs it, cmdout.h reads its output), instead of a mapping
+ * file. Logs name the command and the reason, never its output. */
+#ifndef PU_CMDSOURCE_H
+#define PU_CMDSOURCE_H
+
+#include <pwd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "args.h"
+#include "base/cred.h"
+#include "debug.h"
+
+/* Run o->authcmd for pw as o->authcmd_user, within o->authcmd_timeout
+ * seconds. ERR_OK with the credentials; ERR_NOT_FOUND (*no_creds =
+ * true) when it exited 0 without any for pw; ERR_UNAVAIL (another exit
+ * status, a signal, the deadline, too much output), ERR_FILE_UNSAFE or
+ * ERR_FILE (the command's path), ERR_PARSE (its output), ERR_CONFIG
+ * (authcmd_user unknown or root, a bad command line), ERR_SYSTEM,
+ * ERR_NOMEM. */
+int cmdsource_load(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds);
+
+#endif

@@ -1,0 +1,273 @@
+#!/bin/sh
+# authcmd=: credentials from a command, through the real module (libpam
+# under pam_wrapper, pamtester) and the software token. The command must
+# sit in a root-owned directory chain that neither group nor others may
+# write, as sshd's AuthorizedKeysCommand: /tmp (1777) is refused, so the
+# test runs in a private mount namespace (unshare -m) with a tmpfs of
+# mode 0755 on /mnt, which vanishes with it; nothing outside changes.
+# Needs root (the namespace; the command runs as nobody).
+if [ -z "${PU_AUTHCMD_NS:-}" ] && [ "$(id -u)" = 0 ] &&
+    command -v unshare >/dev/null 2>&1 && [ -d /mnt ] &&
+    unshare -m --propagation private true 2>/dev/null; then
+	PU_AUTHCMD_NS=1 exec unshare -m --propagation private sh "$0" "$@"
+fi
+. "${top_srcdir:-.}/tests/tool/lib.sh"
+
+need_module "the command runs as another user"
+if [ -z "${PU_AUTHCMD_NS:-}" ] ||
+    ! mount -t tmpfs -o mode=755 pu-authcmd /mnt; then
+	echo "1..0 # SKIP no private mount namespace with a tmpfs on /mnt"
+	exit 0
+fi
+NOBODY=$(id -u nobody) || { echo "1..0 # SKIP no user nobody"; exit 0; }
+
+token t --ctap2 2.0 --pin 1111 --presence now ||
+    { echo "Bail out! softtoken did not start"; exit 1; }
+ME=$(id -un)
+mkdir "$WORK/svc" /mnt/bin /mnt/data /mnt/spy
+chown nobody /mnt/spy
+
+# The credential, as a mapping line and as an SSSD passkey: value (its
+# P-256 key wrapped in a SubjectPublicKeyInfo).
+printf '1111\n' | "$PAMU2FCFG" --device "unix:$WORK/t.sock" -u "$ME" \
+    -o pam://ac --pin-stdin >/mnt/data/line 2>"$WORK/err"
+ok $? "enrolled the token"
+LINE=$(cat /mnt/data/line)
+KH=$(printf '%s' "$LINE" | cut -d: -f2 | cut -d, -f1)
+SPKI=$({
+	printf '\060\131\060\023\006\007\052\206\110\316\075\002\001\006\010'
+	printf '\052\206\110\316\075\003\001\007\003\102\000\004'
+	printf '%s' "$LINE" | cut -d, -f2 | base64 -d
+} | base64 -w0)
+printf 'passkey:%s,%s\n' "$KH" "$SPKI" >/mnt/data/passkey
+# An EdDSA and an RS256 credential as passkey: values too: the SPKI of
+# an Ed25519 key around its 32 bytes, of an RSA key around the mapping
+# line's n (256 bytes) || e (3 bytes, 65537 from the token).
+for t in EDDSA RS256; do
+	printf '1111\n' | "$PAMU2FCFG" --device "unix:$WORK/t.sock" -u "$ME" \
+	    -o pam://ac -t $t --pin-stdin >"$WORK/line.$t" 2>"$WORK/err"
+	ok $? "enrolled an $t credential"
+done
+pk() { cut -d, -f2 "$WORK/line.$1" | base64 -d; }
+SPKI_ED=$({
+	printf '\060\052\060\005\006\003\053\145\160\003\041\000'
+	pk EDDSA
+} | base64 -w0)
+SPKI_RS=$({
+	printf '\060\202\001\042\060\015\006\011\052\206\110\206\367\015'
+	printf '\001\001\001\005\000\003\202\001\017\000\060\202\001\012'
+	printf '\002\202\001\001\000'
+	pk RS256 | head -c 256
+	printf '\002\003'
+	pk RS256 | tail -c 3
+} | base64 -w0)
+printf 'passkey:%s,%s\n' "$(cut -d: -f2 "$WORK/line.EDDSA" | cut -d, -f1)" \
+    "$SPKI_ED" >/mnt/data/passkey.EDDSA
+printf 'passkey:%s,%s\n' "$(cut -d: -f2 "$WORK/line.RS256" | cut -d, -f1)" \
+    "$SPKI_RS" >/mnt/data/passkey.RS256
+printf '# nobody else here\nbob:\n' >/mnt/data/none
+chmod 644 /mnt/data/*
+
+# The command: records who and how it runs, then answers by its mode
+# (the second argument).
+cat >/mnt/bin/cmd <<'CMD'
+#!/bin/sh
+echo $$ >/mnt/spy/pid
+id -u >/mnt/spy/uid
+id -G >/mnt/spy/groups
+env >/mnt/spy/env
+printf '%s\n' "$#" "$@" >/mnt/spy/args
+ls -l /proc/$$/fd | awk 'NF > 9 { print $9, $11 }' >/mnt/spy/fds
+case $2 in
+line) cat /mnt/data/line ;;
+passkey) cat /mnt/data/passkey ;;
+eddsa) cat /mnt/data/passkey.EDDSA ;;
+rs256) cat /mnt/data/passkey.RS256 ;;
+both) cat /mnt/data/none /mnt/data/passkey /mnt/data/line ;;
+empty) ;;
+fail) cat /mnt/data/line; exit 1 ;;
+slow) cat /mnt/data/line; sleep 60 & echo $! >/mnt/spy/child; wait ;;
+big) cat /mnt/data/line; head -c 70000 /dev/zero | tr '\0' '#' ;;
+bad) echo 'passkey:AAAA,AAAA' ;;
+esac
+CMD
+chmod 755 /mnt/bin/cmd
+
+# login ARGS...: one authentication (PIN 1111 on standard input) with
+# these module arguments; status in $ST, debug log in $WORK/debug.log.
+# Descriptor 7 is open in pamtester: the command must not get it.
+login() {
+	rm -f /mnt/spy/*
+	echo "auth required $MODULE $MOD_CONF origin=pam://ac" \
+	    "devices=unix:$WORK/t.sock timeout=5 debug" \
+	    "debug_file=$WORK/debug.log $*" >"$WORK/svc/u2ftest"
+	: >"$WORK/debug.log"
+	printf '1111\n' | LD_PRELOAD="libpam_wrapper.so${PRELOAD:-}" \
+	    PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
+	    pamtester u2ftest "${LOGIN_USER:-$ME}" authenticate \
+	    >"$WORK/pam.out" 2>&1 7<"$WORK/svc/u2ftest"
+	ST=$?
+}
+AC="authcmd_user=nobody"
+# result ERR: the module's result, from its debug log.
+result() { grep -q "result $1:" "$WORK/debug.log"; }
+show() { sed 's/^/# /' "$WORK/debug.log" "$WORK/pam.out" "$@"; }
+# okshow STATUS NAME [FILE...]: ok, and the logs (and FILEs) on failure.
+okshow() {
+	st=$1
+	name=$2
+	shift 2
+	ok "$st" "$name"
+	[ "$st" -eq 0 ] || show "$@"
+}
+
+login "[authcmd=/mnt/bin/cmd %u line]" $AC
+[ $ST -eq 0 ] && result ERR_OK
+okshow $? "a mapping line from the command logs in"
+[ "$(cat /mnt/spy/uid)" = "$NOBODY" ] &&
+    [ "$(cat /mnt/spy/groups)" = "$(id -G nobody)" ]
+ok $? "the command ran as authcmd_user (uid $NOBODY, its groups only)"
+printf '2\n%s\nline\n' "$ME" >"$WORK/want"
+cmp -s "$WORK/want" /mnt/spy/args
+ok $? "argv: the user's name (%u) and the fixed word, no shell"
+[ "$(grep -cv '^PWD=' /mnt/spy/env)" = 1 ] &&
+    grep -qx 'PATH=/usr/bin:/bin' /mnt/spy/env
+ok $? "the environment is PATH only (and the shell's own PWD)"
+grep -q '^0 /dev/null$' /mnt/spy/fds && grep -q '^1 pipe:' /mnt/spy/fds &&
+    grep -q '^2 /dev/null$' /mnt/spy/fds &&
+    [ "$(grep -v '^[012] ' /mnt/spy/fds | grep -cv ' /mnt/bin/cmd$')" = 0 ]
+okshow $? "descriptors: stdin/stderr /dev/null, stdout the pipe, else only the shell's own script" \
+    /mnt/spy/fds
+
+login "[authcmd=/mnt/bin/cmd %u passkey]" $AC
+[ $ST -eq 0 ] && result ERR_OK && grep -q "Please enter the PIN" "$WORK/pam.out"
+okshow $? "a passkey: value logs in (with the PIN: +pin)"
+for t in eddsa rs256; do
+	login "[authcmd=/mnt/bin/cmd %u $t]" $AC
+	[ $ST -eq 0 ] && result ERR_OK
+	okshow $? "an $t passkey: value (SPKI from the token's key) logs in"
+done
+login "[authcmd=/mnt/bin/cmd %u both]" $AC
+[ $ST -eq 0 ] && grep -q "2 credential(s) for $ME from authcmd" "$WORK/debug.log"
+okshow $? "a mapping line and a passkey: value together"
+
+login "[authcmd=/mnt/bin/cmd %u empty]" $AC
+[ $ST -ne 0 ] && result ERR_NOT_FOUND &&
+    grep -q "User not known" "$WORK/pam.out"
+okshow $? "exit 0 without output: no credentials (PAM_USER_UNKNOWN)"
+login "[authcmd=/mnt/bin/cmd %u empty]" $AC nouserok
+grep -q "result ERR_NOT_FOUND: The return value should be ignored" \
+    "$WORK/debug.log"
+okshow $? "and with nouserok: PAM_IGNORE"
+
+# unavail WHAT PATTERN: the last login was PAM_AUTHINFO_UNAVAIL and the
+# debug log says PATTERN.
+unavail() {
+	[ $ST -ne 0 ] && result ERR_UNAVAIL && grep -q "$2" "$WORK/debug.log"
+	okshow $? "$1: PAM_AUTHINFO_UNAVAIL"
+}
+login "[authcmd=/mnt/bin/cmd %u fail]" $AC
+unavail "exit 1, even after a good line" "exited with a status other than 0"
+login "[authcmd=/mnt/bin/cmd %u slow]" $AC authcmd_timeout=1
+unavail "a command past authcmd_timeout" \
+    "did not finish before the deadline (killed)"
+# gone PID: no such process, or a zombie, within 50 looks 0.1 s apart (a
+# SIGKILLed process that is not our child dies when the kernel gets to
+# it; the module reaps only its own child).
+gone() {
+	i=0
+	while [ $i -lt 50 ]; do
+		kill -0 "$1" 2>/dev/null || return 0
+		grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null &&
+		    return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+p=$(cat /mnt/spy/pid) && c=$(cat /mnt/spy/child) && gone "$p" && gone "$c"
+okshow $? "the command and its child are gone (SIGKILL to the group)" \
+    /mnt/spy/pid /mnt/spy/child
+login "[authcmd=/mnt/bin/cmd %u big]" $AC
+unavail "output over 64 KiB" "wrote more than the output limit"
+login "[authcmd=/mnt/bin/cmd %u bad]" $AC
+[ $ST -ne 0 ] && result ERR_PARSE &&
+    grep -q "output line 1 is malformed" "$WORK/debug.log"
+okshow $? "a malformed passkey: value: PAM_AUTHINFO_UNAVAIL, line named"
+
+# refused MODE-CHANGE WHY: the command is refused and does not run.
+refused() {
+	[ $ST -ne 0 ] && result ERR_FILE_UNSAFE && grep -q "$2" "$WORK/debug.log" &&
+	    [ ! -e /mnt/spy/pid ]
+	okshow $? "$1: refused before it runs"
+}
+chmod 775 /mnt/bin/cmd
+login "[authcmd=/mnt/bin/cmd %u line]" $AC
+refused "a group-writable command" "/mnt/bin/cmd is writable by group"
+chmod 755 /mnt/bin/cmd
+chmod 775 /mnt/bin
+login "[authcmd=/mnt/bin/cmd %u line]" $AC
+refused "a group-writable directory" "/mnt/bin is writable by group"
+chmod 755 /mnt/bin
+chown nobody /mnt/bin/cmd
+login "[authcmd=/mnt/bin/cmd %u line]" $AC
+refused "a command not owned by root" "is not owned by root"
+chown root /mnt/bin/cmd
+ln -s /mnt/bin/cmd /mnt/bin/link
+login "[authcmd=/mnt/bin/link %u line]" $AC
+refused "a symbolic link" "/mnt/bin/link is a symbolic link"
+cp /mnt/bin/cmd "$WORK/cmd"
+login "[authcmd=$WORK/cmd %u line]" $AC
+refused "a command under /tmp (1777)" "/tmp is writable by group or others"
+
+# config ARGS... WHAT: a configuration error (PAM_SERVICE_ERR), the
+# command not run.
+config() {
+	what=$1
+	shift
+	login "$@"
+	[ $ST -ne 0 ] && grep -q "service module" "$WORK/pam.out" &&
+	    [ ! -e /mnt/spy/pid ]
+	okshow $? "$what: a configuration error"
+}
+config "authcmd without authcmd_user" "[authcmd=/mnt/bin/cmd %u line]"
+config "authcmd_user=root" "[authcmd=/mnt/bin/cmd %u line]" authcmd_user=root
+config "authcmd and authfile" "[authcmd=/mnt/bin/cmd %u line]" $AC \
+    authfile=/mnt/data/line
+config "a relative authcmd" "[authcmd=bin/cmd %u line]" $AC
+config "an unknown %-token" "[authcmd=/mnt/bin/cmd %h line]" $AC
+
+# A hostile user name (from nss_wrapper's passwd) is one argument, and
+# authcmd_user's supplementary groups are set.
+HOSTILE="h x;\$(id)'q\"*"
+if LD_PRELOAD=libnss_wrapper.so true 2>/dev/null &&
+    ldconfig -p 2>/dev/null | grep -q libnss_wrapper.so; then
+	chmod 755 "$WORK"
+	mkdir "$WORK/home"
+	printf '%s\n' "root:x:0:0:root:/root:/bin/sh" \
+	    "$HOSTILE:x:4711:4711::$WORK/home:/bin/sh" \
+	    "nobody:x:$NOBODY:$NOBODY::/nonexistent:/bin/sh" >"$WORK/passwd"
+	printf '%s\n' "root:x:0:" "nogroup:x:$NOBODY:" "pu-a:x:4720:nobody" \
+	    "pu-b:x:4721:nobody" >"$WORK/group"
+	export NSS_WRAPPER_PASSWD="$WORK/passwd" NSS_WRAPPER_GROUP="$WORK/group"
+	PRELOAD=" libnss_wrapper.so" LOGIN_USER=$HOSTILE \
+	    login "[authcmd=/mnt/bin/cmd %u empty]" $AC
+	printf '2\n%s\nempty\n' "$HOSTILE" >"$WORK/want"
+	result ERR_NOT_FOUND && cmp -s "$WORK/want" /mnt/spy/args
+	okshow $? "a hostile user name reaches the command as one argument" \
+	    /mnt/spy/args
+	[ "$(cat /mnt/spy/groups)" = "$NOBODY 4720 4721" ]
+	okshow $? "authcmd_user's groups from the group database" \
+	    /mnt/spy/groups
+	unset NSS_WRAPPER_PASSWD NSS_WRAPPER_GROUP
+else
+	skip "a hostile user name" "libnss_wrapper.so not installed"
+	skip "authcmd_user's groups" "libnss_wrapper.so not installed"
+fi
+
+# The command works again after all that.
+login "[authcmd=/mnt/bin/cmd %u line]" $AC
+[ $ST -eq 0 ]
+okshow $? "and logs in again"
+
+done_testing
