@@ -13,3 +13,9 @@ TESTS += tests/tool/test_lines
 tests_tool_test_lines_SOURCES = tests/tool/test_lines.c tests/test.h \
 	tools/lines.c tools/tool.h
 tests_tool_test_lines_LDADD = common/libcommon.la
+
+check_PROGRAMS += tests/tool/test_passkeyfmt
+TESTS += tests/tool/test_passkeyfmt
+tests_tool_test_passkeyfmt_SOURCES = tests/tool/test_passkeyfmt.c \
+	tests/test.h tests/passkeyfix.h tools/passkeyfmt.c tools/tool.h
+tests_tool_test_passkeyfmt_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)

@@ -323,7 +323,9 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	res.cred.flags = (o->no_presence ? 0 : CRED_PRESENCE) |
 	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0) |
 	    (o->resident ? CRED_RESIDENT : 0);
-	if (o->resident) { /* the key finds it by rpId: the line says "*" */
+	/* The key finds it by rpId: the line says "*" (a passkey: value
+	 * names it all the same). */
+	if (o->resident && !o->passkey) {
 		free(res.cred.kh);
 		res.cred.kh = NULL;
 		res.cred.kh_len = 0;
@@ -428,12 +430,17 @@ enroll_print(const struct tool_opts *o)
 		enroll_explain_open(o, r);
 		goto fail;
 	}
-	if ((r = authfile_format_cred(&cred, &text)) != ERR_OK) {
+	r = o->passkey ? tool_passkey_value(&cred, &text)
+		       : authfile_format_cred(&cred, &text);
+	if (r != ERR_OK) {
 		tool_msg("cannot format the credential: %s", err_str(r));
 		goto fail;
 	}
-	if (asprintf(&line, "%s:%s", o->nouser ? "" : o->user, text) < 0) {
+	if (o->passkey)
+		line = strdup(text);
+	else if (asprintf(&line, "%s:%s", o->nouser ? "" : o->user, text) < 0)
 		line = NULL;
+	if (line == NULL) {
 		r = ERR_NOMEM;
 		goto fail;
 	}

@@ -25,7 +25,8 @@ enum {
 	OPT_CHECK,
 	OPT_CONF,
 	OPT_BACKEND,
-	OPT_PIN_STDIN
+	OPT_PIN_STDIN,
+	OPT_FORMAT
 };
 
 #define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
@@ -55,6 +56,7 @@ static const struct option long_opts[] = {
     {"conf", required_argument, NULL, OPT_CONF},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"pin-stdin", no_argument, NULL, OPT_PIN_STDIN},
+    {"format", required_argument, NULL, OPT_FORMAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -80,6 +82,8 @@ static const char usage_text[] =
     "      --pin-stdin          read the PIN from standard input, not the\n"
     "                           terminal\n"
     "  -n, --nouser             print the line from the first ':' on\n"
+    "      --format=FORMAT      what to print: line (default) or passkey\n"
+    "                           (SSSD's passkey:ID,SPKI value)\n"
     "      --device=PATH        use this key only (/dev/hidrawN or "
     "unix:PATH);\n"
     "                           may be repeated\n"
@@ -118,6 +122,21 @@ set_str(char **dst, const char *src)
 	}
 	free(*dst);
 	*dst = s;
+	return true;
+}
+
+/* --format: a mapping line, or SSSD's passkey: value (for a directory). */
+static bool
+parse_format(struct tool_opts *o, const char *arg)
+{
+	if (strcmp(arg, "line") == 0)
+		o->passkey = false;
+	else if (strcmp(arg, "passkey") == 0)
+		o->passkey = true;
+	else {
+		tool_msg("--format: '%s' is neither line nor passkey", arg);
+		return false;
+	}
 	return true;
 }
 
@@ -302,6 +321,8 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return set_opt(o, CONF_CONF, arg);
 	case OPT_BACKEND:
 		return parse_backend(o, arg);
+	case OPT_FORMAT:
+		return parse_format(o, arg);
 	default:
 		fputs("Try 'pamu2fcfg --help'.\n", stderr);
 		return false;
@@ -353,6 +374,28 @@ set_defaults(struct tool_opts *o)
 	return valid_name("user name", o->user);
 }
 
+/* A passkey: value is printed, never added to a file, and cannot say
+ * what a line's options say: presence off, -n's missing user. */
+static bool
+check_passkey(const struct tool_opts *o)
+{
+	if (!o->passkey)
+		return true;
+	if (o->mode != TOOL_PRINT) {
+		tool_msg(
+		    "--format=passkey only applies when printing (a mapping "
+		    "file holds lines)");
+		return false;
+	}
+	if (o->no_presence || o->nouser) {
+		tool_msg("--format=passkey cannot be used with %s: a passkey: "
+			 "value has no user and no options",
+		    o->no_presence ? "-P" : "-n");
+		return false;
+	}
+	return true;
+}
+
 /* A credential the key would show only after user verification is
  * usable only by a line that asks for it (-N or -V). */
 static bool
@@ -393,7 +436,7 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 		tool_msg("-n/--nouser only applies when printing a line");
 		return false;
 	}
-	return check_protect(o);
+	return check_protect(o) && check_passkey(o);
 }
 
 bool

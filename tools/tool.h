@@ -64,6 +64,7 @@ struct tool_opts {
 	bool resident;    /* -r: a discoverable credential (key handle "*") */
 	int cred_protect; /* -c: credProtect level 1-3; 0: not asked */
 	bool pin_stdin;   /* --pin-stdin: read the PIN from standard input */
+	bool passkey;     /* --format=passkey: print SSSD's passkey: value */
 	bool debug;
 	bool verbose;
 	struct tool_asuser as; /* asuser_begin */
@@ -75,6 +76,12 @@ struct tool_opts {
  * --pin-stdin option: standard input, else the terminal without echo. */
 int tool_pin_get(void *arg, const char *dev, char *pin, size_t cap);
 void tool_pin_tell(void *arg, const char *msg);
+
+/* passkeyfmt.c: SSSD's value for a credential with its key handle,
+ * "passkey:<b64 credential id>,<b64 DER SubjectPublicKeyInfo>"
+ * (common/mapping/passkey.h reads it). ERR_INVAL without a key handle,
+ * ERR_PARSE for a bad key. */
+int tool_passkey_value(const struct cred *c, char **out);
 
 /* opts.c: fill o from argv. Returns true to go on; false with *status
  * set to TOOL_EXIT_OK (after --help/--version) or TOOL_EXIT_USAGE. */

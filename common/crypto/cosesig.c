@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/bn.h>
@@ -160,6 +161,57 @@ crypto_verify_sig(int type, const uint8_t *pk, size_t pk_len,
 		r = crypto_pkey_verify(pkey, md, msg, msg_len, sig, sig_len);
 	EVP_PKEY_free(pkey);
 	return r;
+}
+
+/* An EVP_PKEY of a raw key of COSE type. */
+static int
+pkey_of(int type, const uint8_t *raw, size_t len, EVP_PKEY **out)
+{
+	uint8_t point[65];
+	int r;
+
+	*out = NULL;
+	switch (type) {
+	case COSE_ES256:
+		if ((r = crypto_p256_point(raw, len, point)) != ERR_OK)
+			return r;
+		return crypto_pkey_p256(point, out);
+	case COSE_EDDSA:
+		return pkey_ed25519(raw, len, out);
+	case COSE_RS256:
+		return pkey_rsa(raw, len, out);
+	default:
+		return ERR_UNSUPPORTED;
+	}
+}
+
+int
+crypto_pk_spki(
+    int type, const uint8_t *raw, size_t len, uint8_t **der, size_t *der_len)
+{
+	EVP_PKEY *pkey = NULL;
+	unsigned char *p = NULL;
+	int n, r;
+
+	if (der == NULL || der_len == NULL || raw == NULL)
+		return ERR_INVAL;
+	*der = NULL;
+	*der_len = 0;
+	if ((r = pkey_of(type, raw, len, &pkey)) != ERR_OK)
+		return r;
+	n = i2d_PUBKEY(pkey, &p);
+	EVP_PKEY_free(pkey);
+	ERR_clear_error();
+	if (n <= 0 || p == NULL)
+		return ERR_NOMEM;
+	if ((*der = malloc((size_t)n)) == NULL) {
+		OPENSSL_free(p);
+		return ERR_NOMEM;
+	}
+	memcpy(*der, p, (size_t)n);
+	*der_len = (size_t)n;
+	OPENSSL_free(p);
+	return ERR_OK;
 }
 
 /* ERR_OK when the certificate key pkey is one of COSE algorithm alg:

@@ -27,6 +27,13 @@ int crypto_pk_normal(int type, const uint8_t *raw, size_t len,
 int crypto_verify_sig(int type, const uint8_t *pk, size_t pk_len,
     const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len);
 
+/* The DER SubjectPublicKeyInfo (RFC 5280) of a raw key of COSE type, as
+ * OpenSSL writes it (what `openssl pkey -pubout -outform DER` prints):
+ * *der (malloc'd, *der_len bytes). ERR_PARSE for a bad key,
+ * ERR_UNSUPPORTED for another type, ERR_NOMEM. */
+int crypto_pk_spki(
+    int type, const uint8_t *raw, size_t len, uint8_t **der, size_t *der_len);
+
 /* Verify sig over msg with the key of a DER X.509 certificate, for COSE
  * algorithm alg (-7, -8, -257), checking that the certificate's key is of
  * that algorithm. ERR_OK, ERR_VERIFY, ERR_PARSE (bad certificate). */

@@ -65,6 +65,15 @@ printf 'passkey:%s,%s\n' "$(cut -d: -f2 "$WORK/line.EDDSA" | cut -d, -f1)" \
     "$SPKI_ED" >/mnt/data/passkey.EDDSA
 printf 'passkey:%s,%s\n' "$(cut -d: -f2 "$WORK/line.RS256" | cut -d, -f1)" \
     "$SPKI_RS" >/mnt/data/passkey.RS256
+# And as pamu2fcfg prints them itself (--format=passkey), each type.
+for t in ES256 EDDSA RS256; do
+	printf '1111\n' | "$PAMU2FCFG" --device "unix:$WORK/t.sock" -u "$ME" \
+	    -o pam://ac -t $t --pin-stdin --format=passkey \
+	    >"/mnt/data/fmt.$t" 2>"$WORK/err" &&
+	    grep -Eqx 'passkey:[A-Za-z0-9+/]+=*,[A-Za-z0-9+/]+=*' \
+	    "/mnt/data/fmt.$t"
+	ok $? "pamu2fcfg --format=passkey -t $t prints a passkey: value"
+done
 printf '# nobody else here\nbob:\n' >/mnt/data/none
 chmod 644 /mnt/data/*
 
@@ -83,6 +92,7 @@ line) cat /mnt/data/line ;;
 passkey) cat /mnt/data/passkey ;;
 eddsa) cat /mnt/data/passkey.EDDSA ;;
 rs256) cat /mnt/data/passkey.RS256 ;;
+fmt.ES256 | fmt.EDDSA | fmt.RS256) cat "/mnt/data/$2"; echo ;;
 both) cat /mnt/data/none /mnt/data/passkey /mnt/data/line ;;
 empty) ;;
 fail) cat /mnt/data/line; exit 1 ;;
@@ -146,6 +156,11 @@ for t in eddsa rs256; do
 	login "[authcmd=/mnt/bin/cmd %u $t]" $AC
 	[ $ST -eq 0 ] && result ERR_OK
 	okshow $? "an $t passkey: value (SPKI from the token's key) logs in"
+done
+for t in ES256 EDDSA RS256; do
+	login "[authcmd=/mnt/bin/cmd %u fmt.$t]" $AC
+	[ $ST -eq 0 ] && result ERR_OK
+	okshow $? "the $t value of pamu2fcfg --format=passkey logs in"
 done
 login "[authcmd=/mnt/bin/cmd %u both]" $AC
 [ $ST -eq 0 ] && grep -q "2 credential(s) for $ME from authcmd" "$WORK/debug.log"

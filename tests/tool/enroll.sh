@@ -52,7 +52,8 @@ run $DEV -t es256 -u alice
 expect 0 "-t es256 (any case) is accepted"
 
 for opt in "-t FOO" "-c 0" "-c 4" "--cred-protect x" "-c 3" "-r -c 2" \
-    --bogus "--timeout x" \
+    --bogus "--timeout x" "--format x" "--format=passkey --add" \
+    "--format passkey -P" "--format passkey -n" "--format=passkey --list" \
     "--remove 0" "--add --list" "-n --add" "extra"; do
 	run $DEV -u alice $opt
 	[ "$RC" -eq 2 ] && [ ! -s "$WORK/out" ]
