@@ -52,7 +52,8 @@ common_mapping_libmapping_la_SOURCES = \
 	common/mapping/passkey.c common/mapping/passkey.h \
 	common/mapping/cmdout.c common/mapping/cmdout.h \
 	common/mapping/authcmd.c common/mapping/authcmd_path.c \
-	common/mapping/authcmd.h
+	common/mapping/authcmd.h common/mapping/authcache.c \
+	common/mapping/authcache.h
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \

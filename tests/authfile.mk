@@ -2,10 +2,10 @@
 # authscan, safefile, sshkey (and cred through them).
 check_PROGRAMS += tests/test_b64 tests/test_authfile tests/test_authscan \
 	tests/test_safefile tests/test_sshkey tests/test_passkey \
-	tests/test_authcmd
+	tests/test_authcmd tests/test_authcache
 TESTS += tests/test_b64 tests/test_authfile tests/test_authscan \
 	tests/test_safefile tests/test_sshkey tests/test_passkey \
-	tests/test_authcmd
+	tests/test_authcmd tests/test_authcache
 
 # test_authscan once more on the portable scan path (PU_AUTHSCAN_PATH).
 TESTS += tests/authscan_portable.sh
@@ -28,6 +28,8 @@ tests_test_passkey_SOURCES = tests/test_passkey.c tests/passkeyfix.h \
 tests_test_passkey_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_authcmd_SOURCES = tests/test_authcmd.c tests/test.h
 tests_test_authcmd_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_test_authcache_SOURCES = tests/test_authcache.c tests/test.h
+tests_test_authcache_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
 # sshkey fixtures made with the real ssh-keygen; see tests/data/README.
 EXTRA_DIST += tests/data/README tests/data/sk-fixture-provider.c \

@@ -51,6 +51,12 @@ void authcmd_argv_free(char **argv);
  * "/"), for the log. */
 int authcmd_open(const char *path, int *fd, const char **why, size_t *at);
 
+/* The same walk to a directory (authcmd_cache=, authcache.h): every
+ * step, the last one too, a directory owned by root and writable by
+ * neither group nor others. *fd is O_PATH|O_DIRECTORY-like (use it with
+ * the *at calls). Errors as authcmd_open ("is not a directory"). */
+int authcmd_open_dir(const char *path, int *fd, const char **why, size_t *at);
+
 struct authcmd_run {
 	char *const *argv; /* authcmd_argv; argv[0] the checked path */
 	int fd;            /* authcmd_open's descriptor of argv[0] */

@@ -178,8 +178,9 @@ next_name(const char **p, char *name, size_t size, int *last)
 	return ERR_OK;
 }
 
-int
-authcmd_open(const char *path, int *fd, const char **why, size_t *at)
+/* The walk of authcmd_open; the last step a directory when dir. */
+static int
+walk(const char *path, int dir, int *fd, const char **why, size_t *at)
 {
 	char name[256];
 	const char *p = path;
@@ -206,7 +207,7 @@ authcmd_open(const char *path, int *fd, const char **why, size_t *at)
 			errno = e;
 			return ERR_FILE;
 		}
-		if ((r = step_ok(nfd, !last, why)) != ERR_OK)
+		if ((r = step_ok(nfd, !last || dir, why)) != ERR_OK)
 			goto fail;
 	}
 	*fd = dfd;
@@ -218,4 +219,16 @@ fail:
 	if (nfd >= 0)
 		close(nfd);
 	return r;
+}
+
+int
+authcmd_open(const char *path, int *fd, const char **why, size_t *at)
+{
+	return walk(path, 0, fd, why, at);
+}
+
+int
+authcmd_open_dir(const char *path, int *fd, const char **why, size_t *at)
+{
+	return walk(path, 1, fd, why, at);
 }
