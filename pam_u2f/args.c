@@ -245,6 +245,10 @@ args_authcmd(const struct options *o, const struct log *errlog)
 	    : o->openasuser                     ? "openasuser"
 						: NULL;
 
+	if (o->authcmd == NULL && o->authcmd_cache != NULL) {
+		log_msg(errlog, "authcmd_cache= needs authcmd=");
+		return ERR_CONFIG;
+	}
 	if (o->authcmd == NULL)
 		return ERR_OK;
 	if (clash != NULL) {

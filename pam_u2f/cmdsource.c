@@ -9,6 +9,7 @@
 
 #include "base/err.h"
 #include "base/util.h"
+#include "cmdcache.h"
 #include "cmdsource.h"
 #include "mapping/authcmd.h"
 #include "mapping/cmdout.h"
@@ -168,33 +169,57 @@ fail:
 	return r;
 }
 
-int
-cmdsource_load(const struct options *o, const struct passwd *pw,
-    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds)
+/* Run it and read its output; *out, *len what it printed. */
+static int
+cs_answer(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, char **out, size_t *len, struct cred **creds,
+    size_t *n)
 {
-	char *out = NULL;
-	size_t len = 0, bad = 0;
+	size_t bad = 0;
 	int r;
 
-	*creds = NULL;
-	*n = 0;
-	*no_creds = false;
-	if ((r = cs_run(o, pw, dbg, &out, &len)) != ERR_OK)
+	if ((r = cs_run(o, pw, dbg, out, len)) != ERR_OK)
 		return r;
-	r = cmdout_find(out, len, pw->pw_name, creds, n, &bad);
+	r = cmdout_find(*out, *len, pw->pw_name, creds, n, &bad);
 	if (r == ERR_OK)
 		debug_msg(dbg, "%zu credential(s) for %s from authcmd", *n,
 		    pw->pw_name);
-	else if (r == ERR_NOT_FOUND) {
+	else if (r == ERR_NOT_FOUND)
 		debug_msg(dbg, "authcmd: no credentials for %s", pw->pw_name);
-		*no_creds = true;
-	} else if (r == ERR_PARSE)
+	else if (r == ERR_PARSE)
 		debug_err(dbg,
 		    "authcmd output line %zu is malformed "
 		    "(PAM_AUTHINFO_UNAVAIL)",
 		    bad);
 	else
 		debug_err(dbg, "authcmd output: %s", err_str(r));
+	return r;
+}
+
+int
+cmdsource_load(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds)
+{
+	char *out = NULL;
+	size_t len = 0;
+	int dfd = -1, r;
+
+	*creds = NULL;
+	*n = 0;
+	*no_creds = false;
+	if ((r = cmdcache_open(o, dbg, &dfd)) != ERR_OK)
+		return r;
+	r = cs_answer(o, pw, dbg, &out, &len, creds, n);
+	if (r == ERR_OK || r == ERR_NOT_FOUND)
+		cmdcache_save(dfd, pw->pw_name, r, out, len, dbg);
+	*no_creds = r == ERR_NOT_FOUND;
+	/* No answer: the command ran and failed, or printed nonsense. */
+	if (r == ERR_UNAVAIL || r == ERR_PARSE)
+		r = cmdcache_use(dfd, o, pw->pw_name, dbg, creds, n) == ERR_OK
+		    ? ERR_OK
+		    : r;
+	if (dfd >= 0)
+		close(dfd);
 	util_freezero(out, len);
 	return r;
 }

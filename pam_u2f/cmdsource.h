@@ -18,7 +18,11 @@
  * status, a signal, the deadline, too much output), ERR_FILE_UNSAFE or
  * ERR_FILE (the command's path), ERR_PARSE (its output), ERR_CONFIG
  * (authcmd_user unknown or root, a bad command line), ERR_SYSTEM,
- * ERR_NOMEM. */
+ * ERR_NOMEM. With o->authcmd_cache (cmdcache.h): ERR_CONFIG when its
+ * directory is missing or unsafe (the command does not run); an
+ * ERR_OK or ERR_NOT_FOUND answer is stored or deletes the entry; on
+ * ERR_UNAVAIL or ERR_PARSE a fresh entry gives ERR_OK with its
+ * credentials, and otherwise that error stands. */
 int cmdsource_load(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds);
 

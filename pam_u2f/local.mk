@@ -5,6 +5,7 @@ noinst_LTLIBRARIES += pam_u2f/libmodule.la
 pam_u2f_libmodule_la_SOURCES = \
 	pam_u2f/args.c pam_u2f/args.h \
 	pam_u2f/call.c pam_u2f/call.h pam_u2f/callctx.h \
+	pam_u2f/cmdcache.c pam_u2f/cmdcache.h \
 	pam_u2f/cmdsource.c pam_u2f/cmdsource.h \
 	pam_u2f/converse.c pam_u2f/converse.h \
 	pam_u2f/debug.c pam_u2f/debug.h \

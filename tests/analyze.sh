@@ -41,7 +41,7 @@ echo "1..3"
 # ---- 1. valgrind ----
 VG_PROGS="tests/test_dev tests/module/test_module tests/module/test_modfile
 tests/module/test_tell tests/hostile/test_hostile tests/hostile/test_pam_hostile tests/hostile/test_pam_files
-tests/test_authcmd"
+tests/test_authcmd tests/test_authcache"
 vg_run() {	# vg_run PROG: run it under memcheck, logs in $out/vg
 	local name log
 	name=$(echo "$1" | tr / _)

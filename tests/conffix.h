@@ -57,6 +57,8 @@ all_keys(void)
 	       "authcmd = \"/usr/libexec/pam-u2f-keys --user %u\"\n"
 	       "authcmd_user = \"pam-u2f\"\n"
 	       "authcmd_timeout = 12\n"
+	       "authcmd_cache = \"/var/cache/pam-u2f\"\n"
+	       "authcmd_cache_maxage = 3600\n"
 	       "authpending_file = \"/run/user/pending\"\n"
 	       "nouserok = on\n"
 	       "openasuser = true\n"

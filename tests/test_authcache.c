@@ -123,7 +123,7 @@ holds(const struct tdir *t, const char *name, const char *want, size_t n)
 static void
 test_store(void)
 {
-	struct tdir t;
+	struct tdir t = {.dfd = -1};
 	mode_t old = umask(0277);
 
 	tdir_make(&t);
@@ -146,7 +146,7 @@ test_store(void)
 static void
 test_store_fails(void)
 {
-	struct tdir t;
+	struct tdir t = {.dfd = -1};
 
 	tdir_make(&t);
 	T_TRUE(mkdirat(t.dfd, "u-626f62", 0700) == 0);
@@ -158,7 +158,7 @@ test_store_fails(void)
 static void
 test_remove(void)
 {
-	struct tdir t;
+	struct tdir t = {.dfd = -1};
 
 	tdir_make(&t);
 	T_EQ_ERR(authcache_store(t.dfd, "alice", "x\n", 2), ERR_OK);
@@ -196,7 +196,7 @@ static void
 test_load_root(void)
 {
 	const char *why = NULL;
-	struct tdir t;
+	struct tdir t = {.dfd = -1};
 	char *buf = NULL;
 	size_t len = 0;
 	int64_t mtime = 0, before = (int64_t)time(NULL);
@@ -228,7 +228,7 @@ test_load_root(void)
 static void
 test_load(void)
 {
-	struct tdir t;
+	struct tdir t = {.dfd = -1};
 
 	if (geteuid() == 0) {
 		test_load_root();

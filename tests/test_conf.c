@@ -39,6 +39,8 @@ t_roundtrip_all(void)
 	T_EQ_STR(c.authcmd, "/usr/libexec/pam-u2f-keys --user %u");
 	T_EQ_STR(c.authcmd_user, "pam-u2f");
 	T_EQ_INT(c.authcmd_timeout, 12);
+	T_EQ_STR(c.authcmd_cache, "/var/cache/pam-u2f");
+	T_EQ_INT(c.authcmd_cache_maxage, 3600);
 	T_EQ_STR(c.authpending_file, "/run/user/pending");
 	T_TRUE(c.nouserok);
 	T_TRUE(c.openasuser);
@@ -82,6 +84,8 @@ t_roundtrip_each(void)
 	    {CONF_AUTHCMD, "authcmd = /usr/libexec/k"},
 	    {CONF_AUTHCMD_USER, "authcmd_user = nobody"},
 	    {CONF_AUTHCMD_TIMEOUT, "authcmd_timeout = 300"},
+	    {CONF_AUTHCMD_CACHE, "authcmd_cache = /c"},
+	    {CONF_AUTHCMD_CACHE_MAXAGE, "authcmd_cache_maxage = 31536000"},
 	    {CONF_AUTHPENDING_FILE, "authpending_file = \"\""},
 	    {CONF_NOUSEROK, "nouserok = off"},
 	    {CONF_OPENASUSER, "openasuser = no"},
@@ -139,6 +143,12 @@ t_roundtrip_each(void)
 			break;
 		case CONF_AUTHCMD_TIMEOUT:
 			T_EQ_INT(c.authcmd_timeout, 300);
+			break;
+		case CONF_AUTHCMD_CACHE:
+			T_EQ_STR(c.authcmd_cache, "/c");
+			break;
+		case CONF_AUTHCMD_CACHE_MAXAGE:
+			T_EQ_INT(c.authcmd_cache_maxage, 31536000);
 			break;
 		case CONF_DEVICES:
 			T_EQ_INT(c.ndevices, 1);

@@ -200,6 +200,8 @@ opt_str_problem(const struct conf_opt *d, enum conf_src src, const char *v)
 	case CONF_CK_COMMAND:
 		return v[0] == '/' ? NULL
 				   : "is not an absolute path (and arguments)";
+	case CONF_CK_ABSPATH:
+		return v[0] == '/' ? NULL : "is not an absolute path";
 	case CONF_CK_NONEMPTY:
 		return len == 0 ? "may not be empty" : NULL;
 	case CONF_CK_EMPTY_OK:

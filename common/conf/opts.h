@@ -53,6 +53,9 @@
 #define CONF_AUTHCMD_TIMEOUT_MIN 1 /* seconds, as authcmd_timeout= */
 #define CONF_AUTHCMD_TIMEOUT_MAX 300
 #define CONF_AUTHCMD_TIMEOUT_DEFAULT 5
+#define CONF_AUTHCMD_CACHE_MAXAGE_MIN 1 /* seconds, authcmd_cache_maxage= */
+#define CONF_AUTHCMD_CACHE_MAXAGE_MAX 31536000   /* 365 days */
+#define CONF_AUTHCMD_CACHE_MAXAGE_DEFAULT 604800 /* 7 days */
 #define CONF_MAX_DEVICES_MIN 0 /* as max_devices=: 0 is the default */
 #define CONF_MAX_DEVICES_MAX 1024
 #define CONF_MAX_DEVICES_DEFAULT 24 /* as pam-u2f */
@@ -80,6 +83,12 @@ X(AUTHCMD_USER, "authcmd_user", STR, NONEMPTY, 0, 0, NULL, NULL, CONF_FM,      \
 X(AUTHCMD_TIMEOUT, "authcmd_timeout", INT, NONE, CONF_AUTHCMD_TIMEOUT_MIN,     \
     CONF_AUTHCMD_TIMEOUT_MAX, NULL, CONF_TEXT(CONF_AUTHCMD_TIMEOUT_DEFAULT),   \
     CONF_FM, authcmd_timeout, "seconds authcmd may take")                    \
+X(AUTHCMD_CACHE, "authcmd_cache", STR, ABSPATH, 0, 0, NULL, NULL, CONF_FM,     \
+    authcmd_cache, "a root-only directory keeping authcmd's last answers")   \
+X(AUTHCMD_CACHE_MAXAGE, "authcmd_cache_maxage", INT, NONE,                     \
+    CONF_AUTHCMD_CACHE_MAXAGE_MIN, CONF_AUTHCMD_CACHE_MAXAGE_MAX, NULL,        \
+    CONF_TEXT(CONF_AUTHCMD_CACHE_MAXAGE_DEFAULT), CONF_FM,                     \
+    authcmd_cache_maxage, "seconds a cached answer may be used")             \
 X(AUTHPENDING_FILE, "authpending_file", STR, EMPTY_OK, 0, 0, NULL, NULL,       \
     CONF_FM, authpending_file,                                                 \
     "a file that exists while waiting for the touch; empty: none")            \
@@ -180,6 +189,7 @@ enum conf_check {
 	CONF_CK_DEBUG_FILE,  /* the file: "stderr", "syslog" or absolute */
 	CONF_CK_DEVICE,      /* "/dev/..." or "unix:/..." */
 	CONF_CK_COMMAND,     /* authcmd: starts with '/' */
+	CONF_CK_ABSPATH,     /* authcmd_cache: an absolute path */
 	CONF_CK_ZERO_DEFAULT /* max_devices: 0 stands for the default */
 };
 

@@ -111,6 +111,24 @@ test_authcmd(void)
 		T_TRUE(strstr(s.text, "replaces the mapping file") != NULL);
 		args_free(&o);
 	}
+	T_EQ_ERR(PARSE(&o, &s, "authcmd=/k", "authcmd_user=nobody",
+		     "authcmd_cache=/var/cache/pu"),
+	    ERR_OK);
+	T_EQ_STR(o.authcmd_cache, "/var/cache/pu");
+	T_EQ_INT(o.authcmd_cache_maxage, 604800);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "authcmd_cache=/var/cache/pu"), ERR_CONFIG);
+	T_TRUE(strstr(s.text, "authcmd_cache= needs authcmd=") != NULL);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "authcmd=/k", "authcmd_user=nobody",
+		     "authcmd_cache=var/cache"),
+	    ERR_CONFIG);
+	T_TRUE(strstr(s.text, "not an absolute path") != NULL);
+	args_free(&o);
+	T_EQ_ERR(PARSE(&o, &s, "authcmd=/k", "authcmd_user=nobody",
+		     "authcmd_cache_maxage=0"),
+	    ERR_CONFIG);
+	args_free(&o);
 }
 
 static void

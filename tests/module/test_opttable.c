@@ -105,6 +105,8 @@ samples_of(const struct conf_opt *d, struct samples *s)
 			bad(s, "", "");
 		if (d->check == CONF_CK_COMMAND)
 			bad(s, "bin/cmd %u", "bin/cmd %u");
+		if (d->check == CONF_CK_ABSPATH)
+			bad(s, "var/cache", "var/cache");
 		bad(s, "a\tb", "a\tb");
 		break;
 	case CONF_T_LIST:
@@ -202,6 +204,8 @@ refusal_named(enum conf_key k, const char *log)
 		return strstr(log, "not built in") != NULL;
 	if (k == CONF_AUTHCMD) /* alone: args_check wants authcmd_user */
 		return strstr(log, "authcmd= needs authcmd_user=") != NULL;
+	if (k == CONF_AUTHCMD_CACHE) /* alone: args_check wants authcmd */
+		return strstr(log, "authcmd_cache= needs authcmd=") != NULL;
 	if (k == CONF_CONF && geteuid() != 0)
 		return strstr(log, "not owned by root") != NULL;
 	return false;

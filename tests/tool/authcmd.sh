@@ -280,6 +280,108 @@ else
 	skip "authcmd_user's groups" "libnss_wrapper.so not installed"
 fi
 
+# authcmd_cache=: the last authoritative answer per user, used while the
+# command cannot answer. C is the cache, E the user's entry in it.
+mkdir -m 700 /mnt/cache
+C="authcmd_cache=/mnt/cache"
+E=/mnt/cache/u-$(printf '%s' "$ME" | od -An -tx1 | tr -d ' \n')
+login "[authcmd=/mnt/bin/cmd %u line]" $AC $C
+[ $ST -eq 0 ] && result ERR_OK && cmp -s /mnt/data/line "$E" &&
+    [ "$(stat -c '%a %u %g %F' "$E")" = "600 0 0 regular file" ] &&
+    [ "$(ls -A /mnt/cache | wc -l)" = 1 ] &&
+    grep -q "authcmd_cache: stored the entry of $ME" "$WORK/debug.log"
+okshow $? "a good answer fills the cache: the output, root's, 0600, alone"
+# cached WHAT: the last login worked from the cache.
+cached() {
+	[ $ST -eq 0 ] && result ERR_OK &&
+	    grep -q "authcmd_cache: using the entry of $ME, [0-9]* s old" \
+	    "$WORK/debug.log" &&
+	    grep -q "1 credential(s) for $ME from authcmd_cache" "$WORK/debug.log"
+	okshow $? "$1: login from the cache"
+}
+login "[authcmd=/mnt/bin/cmd %u fail]" $AC $C
+cached "exit 1"
+login "[authcmd=/mnt/bin/cmd %u bad]" $AC $C
+cached "a malformed line"
+login "[authcmd=/mnt/bin/cmd %u big]" $AC $C
+cached "too much output"
+login "[authcmd=/mnt/bin/cmd %u slow]" $AC $C authcmd_timeout=1
+cached "the deadline"
+cmp -s /mnt/data/line "$E"
+ok $? "answers that are not authoritative leave the entry as it was"
+
+# stale WHAT PATTERN ARGS...: with the entry as set up, exit 1 is
+# PAM_AUTHINFO_UNAVAIL and the log says PATTERN.
+stale() {
+	what=$1
+	pat=$2
+	shift 2
+	login "[authcmd=/mnt/bin/cmd %u fail]" $AC $C "$@"
+	[ $ST -ne 0 ] && result ERR_UNAVAIL && grep -q "$pat" "$WORK/debug.log"
+	okshow $? "$what: PAM_AUTHINFO_UNAVAIL"
+}
+touch -d '-8 days' "$E"
+stale "an entry 8 days old (default maxage 7 days)" "is too old"
+touch -d '-2 minutes' "$E"
+stale "an entry 2 minutes old, authcmd_cache_maxage=60" "is too old" \
+    authcmd_cache_maxage=60
+login "[authcmd=/mnt/bin/cmd %u fail]" $AC $C authcmd_cache_maxage=600
+cached "an entry 2 minutes old, authcmd_cache_maxage=600"
+touch -d '+1 day' "$E"
+stale "an entry from the future (the clock went back)" "from the future"
+touch "$E"
+chmod 644 "$E"
+stale "an entry readable by others" "is open to group or others"
+chmod 600 "$E"
+printf '%s:not-a-key,at-all\n' "$ME" >"$E"
+stale "a corrupt entry" "line 1 is malformed"
+: >"$E"
+stale "an emptied entry (not 'no credentials', even with nouserok)" \
+    "authcmd_cache: the entry of $ME:" nouserok
+cp /mnt/data/line "$E"
+login "[authcmd=/mnt/bin/cmd %u fail]" $AC $C
+cached "the entry restored"
+
+# Revocation: exit 0 without credentials deletes the entry.
+login "[authcmd=/mnt/bin/cmd %u empty]" $AC $C
+[ $ST -ne 0 ] && result ERR_NOT_FOUND && [ ! -e "$E" ] &&
+    grep -q "authcmd_cache: deleted the entry of $ME" "$WORK/debug.log"
+okshow $? "an answer without credentials: PAM_USER_UNKNOWN, entry deleted"
+stale "then exit 1 with nothing cached" "authcmd_cache: no entry for $ME"
+[ "$(ls -A /mnt/cache | wc -l)" = 0 ]
+ok $? "the cache is empty (no temporary file left)"
+
+# A failure to store (a directory where the entry goes) is logged and
+# the answer stands.
+mkdir "$E"
+login "[authcmd=/mnt/bin/cmd %u line]" $AC $C
+[ $ST -eq 0 ] && result ERR_OK && [ -d "$E" ] &&
+    grep -q "authcmd_cache: the entry of $ME not stored" "$WORK/debug.log" &&
+    [ "$(ls -A /mnt/cache | wc -l)" = 1 ]
+okshow $? "a failed store: logged, the login works, no temporary file"
+rmdir "$E"
+
+# An unsafe or missing cache directory: PAM_SERVICE_ERR, before the
+# command runs.
+chmod 770 /mnt/cache
+config "a group-writable authcmd_cache" "[authcmd=/mnt/bin/cmd %u line]" \
+    $AC $C
+grep -q "authcmd_cache=/mnt/cache refused: /mnt/cache is writable by group" \
+    "$WORK/debug.log"
+okshow $? "and the log says why"
+chmod 700 /mnt/cache
+chown nobody /mnt/cache
+config "an authcmd_cache not root's" "[authcmd=/mnt/bin/cmd %u line]" $AC $C
+chown root /mnt/cache
+ln -s /mnt/cache /mnt/cachelink
+config "an authcmd_cache through a symbolic link" \
+    "[authcmd=/mnt/bin/cmd %u line]" $AC authcmd_cache=/mnt/cachelink
+config "a missing authcmd_cache" "[authcmd=/mnt/bin/cmd %u line]" $AC \
+    authcmd_cache=/mnt/nocache
+config "authcmd_cache under /tmp" "[authcmd=/mnt/bin/cmd %u line]" $AC \
+    "authcmd_cache=$WORK"
+config "authcmd_cache without authcmd" "authcmd_cache=/mnt/cache"
+
 # The command works again after all that.
 login "[authcmd=/mnt/bin/cmd %u line]" $AC
 [ $ST -eq 0 ]
