@@ -84,7 +84,7 @@ cc_read(int dfd, const struct options *o, const char *user,
 	r = authcache_fresh(
 	    mtime, (int64_t)time(NULL), o->authcmd_cache_maxage, &age);
 	if (r == ERR_OK)
-		debug_msg(dbg,
+		debug_warn(dbg,
 		    "authcmd_cache: using the entry of %s, %lld s old "
 		    "(authcmd_cache_maxage %d)",
 		    user, (long long)age, o->authcmd_cache_maxage);
