@@ -220,23 +220,6 @@ fail:
 	return r;
 }
 
-static int
-write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t w;
-
-	while (len > 0) {
-		if ((w = write(fd, buf, len)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ERR_FILE;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return ERR_OK;
-}
-
 /* The temporary file gets the content, the original's mode and owner
  * (a new file: mode 0600, owner as created), and reaches the disk before
  * the rename. */
@@ -246,7 +229,7 @@ fill_temp(int fd, const char *buf, size_t len, const struct stat *orig)
 	struct stat st;
 	mode_t mode = orig != NULL ? orig->st_mode & 07777 : 0600;
 
-	if (write_all(fd, buf, len) != ERR_OK || fchmod(fd, mode) != 0 ||
+	if (util_write_all(fd, buf, len) != ERR_OK || fchmod(fd, mode) != 0 ||
 	    fstat(fd, &st) != 0)
 		return ERR_FILE;
 	if (orig != NULL &&

@@ -90,8 +90,8 @@ grow(char **data, size_t *cap, size_t got, size_t newcap)
 
 /* Read until EOF, at most max bytes; a file that turns out longer (it
  * grew after fstat) is ERR_TOO_BIG. */
-static int
-read_all(int fd, size_t size, size_t max, char **out, size_t *outlen)
+int
+safefile_read_fd(int fd, size_t size, size_t max, char **out, size_t *outlen)
 {
 	char *data = NULL;
 	size_t cap = 0, got = 0;
@@ -204,8 +204,8 @@ safefile_read(const char *path, const struct safefile_policy *pol, char **buf,
 	if ((r = open_checked(path, pol, &fd, &st, &reason, &saved_errno)) !=
 	    ERR_OK)
 		goto fail;
-	if ((r = read_all(fd, (size_t)st.st_size, pol->max_size, buf, len)) !=
-	    ERR_OK) {
+	if ((r = safefile_read_fd(
+		 fd, (size_t)st.st_size, pol->max_size, buf, len)) != ERR_OK) {
 		saved_errno = errno;
 		if (r == ERR_TOO_BIG)
 			reason = SF_WHY_SIZE;

@@ -46,6 +46,13 @@ struct safefile_policy {
 int safefile_read(const char *path, const struct safefile_policy *pol,
     char **buf, size_t *len, const char **why);
 
+/* Read an open fd to its end into a NUL-terminated malloc'd *out
+ * (*outlen bytes; size: the expected size, a hint), wiping what it
+ * reallocates: more than max bytes is ERR_TOO_BIG, a read error ERR_FILE
+ * (errno kept), ERR_NOMEM. No checks: for callers that made their own. */
+int safefile_read_fd(
+    int fd, size_t size, size_t max, char **out, size_t *outlen);
+
 /* The same checks, then the file in pieces of whole lines, in order:
  * fn(arg, buf, len) for each, with buf[len] == '\0' (only the last piece
  * may lack its final '\n'; an empty file makes no call). A return other

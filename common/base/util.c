@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "util.h"
@@ -103,6 +104,24 @@ util_poll(int fd, short events, int ms)
 	if ((pfd.revents & events) == 0 &&
 	    (pfd.revents & (POLLHUP | POLLERR)) != 0)
 		return ERR_NODEV;
+	return ERR_OK;
+}
+
+int
+util_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (len > 0) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return ERR_FILE;
+		p += w;
+		len -= (size_t)w;
+	}
 	return ERR_OK;
 }
 

@@ -12,6 +12,9 @@ void util_freezero(void *p, size_t n);
 void util_wipe(void *p, size_t n);
 /* Fill buf with n bytes from getrandom(2); ERR_RANDOM on failure. */
 int util_random(void *buf, size_t n);
+/* Write all len bytes of buf to fd (restarted after signals): ERR_OK, or
+ * ERR_FILE with errno kept. */
+int util_write_all(int fd, const void *buf, size_t len);
 /* Milliseconds on CLOCK_MONOTONIC. */
 int64_t util_now_ms(void);
 /* Sleep ms milliseconds (restarted after signals). */

@@ -12,6 +12,7 @@
 
 #include "authcache.h"
 #include "base/err.h"
+#include "base/safefile.h"
 #include "base/util.h"
 
 #define AC_TMP_SIZE (1 + AUTHCACHE_NAME_SIZE + 1 + 16)
@@ -73,20 +74,10 @@ tmp_create(int dfd, const char *name, char *tmp, int *fd)
 
 /* All len bytes at buf to fd, then mode 0600 and fsync. */
 static int
-write_all(int fd, const char *buf, size_t len)
+write_entry(int fd, const char *buf, size_t len)
 {
-	ssize_t w;
-
-	while (len > 0) {
-		w = write(fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return ERR_FILE;
-		buf += w;
-		len -= (size_t)w;
-	}
-	if (fchmod(fd, 0600) != 0 || fsync(fd) != 0)
+	if (util_write_all(fd, buf, len) != ERR_OK || fchmod(fd, 0600) != 0 ||
+	    fsync(fd) != 0)
 		return ERR_FILE;
 	return ERR_OK;
 }
@@ -102,7 +93,7 @@ authcache_store(int dfd, const char *user, const char *buf, size_t len)
 	if ((r = authcache_name(user, name, sizeof(name))) != ERR_OK ||
 	    (r = tmp_create(dfd, name, tmp, &fd)) != ERR_OK)
 		return r;
-	r = write_all(fd, buf, len);
+	r = write_entry(fd, buf, len);
 	e = errno;
 	if (close(fd) != 0 && r == ERR_OK) {
 		r = ERR_FILE;
@@ -150,39 +141,6 @@ check_entry(const struct stat *st, size_t max, const char **why)
 	return ERR_FILE_UNSAFE;
 }
 
-/* At most max bytes from fd into *buf (NUL-terminated); more is
- * ERR_TOO_BIG. */
-static int
-read_max(int fd, size_t max, char **buf, size_t *len)
-{
-	char *b;
-	size_t got = 0;
-	ssize_t n;
-
-	if ((b = malloc(max + 2)) == NULL)
-		return ERR_NOMEM;
-	while (got <= max) {
-		n = read(fd, b + got, max + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			util_freezero(b, max + 2);
-			return ERR_FILE;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got > max) {
-		util_freezero(b, max + 2);
-		return ERR_TOO_BIG;
-	}
-	b[got] = '\0';
-	*buf = b;
-	*len = got;
-	return ERR_OK;
-}
-
 int
 authcache_load(int dfd, const char *user, size_t max, char **buf, size_t *len,
     int64_t *mtime, const char **why)
@@ -207,7 +165,8 @@ authcache_load(int dfd, const char *user, size_t max, char **buf, size_t *len,
 	if (fstat(fd, &st) != 0)
 		r = ERR_FILE;
 	else if ((r = check_entry(&st, max, why)) == ERR_OK &&
-	    (r = read_max(fd, max, buf, len)) == ERR_OK)
+	    (r = safefile_read_fd(fd, (size_t)st.st_size, max, buf, len)) ==
+		ERR_OK)
 		*mtime = (int64_t)st.st_mtim.tv_sec;
 	e = errno;
 	close(fd);
