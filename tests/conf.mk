@@ -96,3 +96,11 @@ tests_module_test_opttable_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/tools
 tests_module_test_opttable_LDADD = pam_u2f/libmodule.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS)
+
+# The ldap section (common/conf/confldap.c): read by every reader, used by
+# pam_u2f_ldap.
+check_PROGRAMS += tests/test_confldap
+TESTS += tests/test_confldap
+tests_test_confldap_SOURCES = tests/test_confldap.c tests/test.h
+tests_test_confldap_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread

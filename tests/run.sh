@@ -104,15 +104,17 @@ log "autogen"
 
 for s in $stages; do
 	case $s in
-	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify ;;
-	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror ;;
+	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
+	    --with-ldap ;;
+	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror \
+	    --with-ldap ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 		# --with-libu2f-host: its buffer work-around is only
 		# checked under ASan (tests/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
-		    --enable-direct-verify \
+		    --enable-direct-verify --with-ldap \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"
 		unset ASAN_OPTIONS UBSAN_OPTIONS ;;
