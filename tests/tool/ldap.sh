@@ -381,10 +381,17 @@ okshow $? "revoked in the directory: refused, and the cache entry is gone"
 login people $C
 [ $ST -ne 0 ] && result ERR_NOT_FOUND
 okshow $? "and refused again"
-printf '%s\n' "dn: uid=$ME,ou=people,$SUFFIX" "changetype: modify" \
-    "add: passkey" "passkey: $PK_ME" | ldap_admin "$DS"
+# Enrolled again, as README says: pamu2fcfg --format=ldif | ldapmodify
+# (a new credential; the old one stays revoked).
+enroll -u "$ME" --format=ldif --dn "uid=$ME,ou=people,$SUFFIX" \
+    >"$WORK/enroll.ldif" && ldap_admin "$DS" <"$WORK/enroll.ldif" &&
+    PK_NEW=$(sed -n 's/^passkey: //p' "$WORK/enroll.ldif") &&
+    [ -n "$PK_NEW" ] && [ "$PK_NEW" != "$PK_ME" ] &&
+    helper people "$ME" && [ "$(cat "$WORK/hout")" = "$PK_NEW" ]
+okshow $? "pamu2fcfg --format=ldif | ldapmodify: the directory holds the new credential" \
+    "$DS/modify.log"
 login people $C
-loggedin "enrolled again with ldapmodify: logs in"
+loggedin "enrolled again with pamu2fcfg --format=ldif: logs in"
 
 # A slow server: slapd stopped (SIGSTOP). The kernel still accepts the
 # connection; the TLS handshake or StartTLS never ends.
