@@ -11,7 +11,7 @@ test="clang python3-cryptography-vectors python3-fido2 libclang-rt-14-dev libu2f
 	slapd ldap-utils openssl"
 vm="qemu-system-x86 busybox-static sudo fido2-tools u2f-host libpam-u2f
 	pamu2fcfg openssh-client cpio kmod u2f-server pamtester xz-utils"
-bench="hyperfine valgrind libpam-u2f pamu2fcfg time"
+bench="hyperfine valgrind libpam-u2f pamu2fcfg time slapd ldap-utils openssl"
 deb="debhelper dpkg-dev"
 
 want=""
