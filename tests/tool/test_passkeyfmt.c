@@ -116,11 +116,17 @@ static void
 test_ldif_refused(void)
 {
 	static const char *bad_attr[] = {"", "1abc", "-a", "a b", "a;binary",
-	    "pass:key", "a_b", "1..2", "1.2.", "j\xc3\xb6",
-	    "a234567890123456789012345678901234567890123456789012345678901234"
-	    "5"};
-	char *out = (char *)1;
+	    "pass:key", "a_b", "1..2", "1.2.", "j\xc3\xb6"};
+	char *out = (char *)1, long_attr[66];
 	size_t i;
+
+	memset(long_attr, 'a', 65); /* 64 is the longest name written */
+	long_attr[65] = '\0';
+	T_EQ_ERR(tool_ldif_change("uid=a", long_attr, VAL, &out), ERR_INVAL);
+	long_attr[64] = '\0';
+	T_EQ_ERR(tool_ldif_change("uid=a", long_attr, VAL, &out), ERR_OK);
+	free(out);
+	out = (char *)1;
 
 	for (i = 0; i < sizeof(bad_attr) / sizeof(bad_attr[0]); i++) {
 		T_EQ_ERR(tool_ldif_change("uid=a", bad_attr[i], VAL, &out),
