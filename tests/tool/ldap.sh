@@ -234,6 +234,15 @@ helper bogus "$ME"
 [ $HST -eq 2 ] && grep -q "^pam_u2f_ldap: /mnt/etc/bogus.conf:8: no such option 'bogus'" \
     "$WORK/herr"
 ok $? "an unknown key in the ldap section: exit 2, line named"
+printf 'debug = false\n' >/mnt/etc/nosection.conf
+chmod 644 /mnt/etc/nosection.conf
+helper nosection "$ME"
+[ $HST -eq 2 ] &&
+    grep -qx "pam_u2f_ldap: /mnt/etc/nosection.conf: no ldap section" "$WORK/herr"
+ok $? "a file without the ldap section: exit 2, named"
+/mnt/bin/pam_u2f_ldap -c /mnt/etc/people.conf >"$WORK/hout" 2>"$WORK/herr"
+[ $? -eq 2 ] && [ ! -s "$WORK/hout" ] && grep -q "^usage: " "$WORK/herr"
+ok $? "no user: usage, exit 2"
 login bogus
 [ $ST -ne 0 ] && grep -q "/mnt/etc/bogus.conf:8: no such option 'bogus'" \
     "$WORK/pam.out" "$WORK/debug.log" && ! grep -q "authcmd " "$WORK/debug.log"
