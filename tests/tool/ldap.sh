@@ -243,6 +243,14 @@ ok $? "a file without the ldap section: exit 2, named"
 /mnt/bin/pam_u2f_ldap -c /mnt/etc/people.conf >"$WORK/hout" 2>"$WORK/herr"
 [ $? -eq 2 ] && [ ! -s "$WORK/hout" ] && grep -q "^usage: " "$WORK/herr"
 ok $? "no user: usage, exit 2"
+enroll -u "$ME" --format=passkey --conf /mnt/etc/people.conf >"$WORK/hout"
+grep -q '^passkey:' "$WORK/hout"
+ok $? "pamu2fcfg reads a file with the ldap section"
+: >"$WORK/err"
+enroll -u "$ME" --format=passkey --conf /mnt/etc/bogus.conf >"$WORK/hout"
+[ $? -ne 0 ] && [ ! -s "$WORK/hout" ] &&
+    grep -q "/mnt/etc/bogus.conf:8: no such option 'bogus'" "$WORK/err"
+ok $? "and refuses one with an unknown key in it, line named"
 login bogus
 [ $ST -ne 0 ] && grep -q "/mnt/etc/bogus.conf:8: no such option 'bogus'" \
     "$WORK/pam.out" "$WORK/debug.log" && ! grep -q "authcmd " "$WORK/debug.log"
