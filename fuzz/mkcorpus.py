@@ -276,6 +276,22 @@ def conf():
     write("conf", "ssh", "sshformat = true\norigin = \"ssh:\"\n")
     write("conf", "bad_key", "debgu = true\n")
     write("conf", "env", "authfile = \"${HOME}/x\"\n")
+    write("conf", "ldap",
+          "authcmd = \"/usr/libexec/pam_u2f/pam_u2f_ldap %u\"\n"
+          "authcmd_user = \"nobody\"\n"
+          "ldap {\n"
+          "  uri = {\"ldaps://a.example\", \"ldap://b.example:389\"}\n"
+          "  base = \"ou=people,dc=example,dc=org\"\n"
+          "  filter = \"(&(objectClass=passkeyUser)(uid=%s))\"\n"
+          "  attribute = passkey\n"
+          "  lines_attribute = \"pamU2fLine\"\n"
+          "  ca_file = \"/etc/ssl/ca.pem\"\n"
+          "  bind = \"external\"\n"
+          "  cert_file = \"/etc/ssl/c.pem\"\n"
+          "  key_file = \"/etc/ssl/c.key\"\n"
+          "  network_timeout = 3\n"
+          "  search_timeout = 60\n"
+          "}\n")
 
 
 def authscan():

@@ -35,16 +35,15 @@ ldmain_usage(void)
 static int
 ldmain_conf(const char *conf, struct conf_ldap *c)
 {
+	const char *path = conf != NULL ? conf : conf_default_path();
 	char msg[LDMAIN_MSG];
 
-	if (conf_load_ldap(conf, c, msg, sizeof(msg)) != ERR_OK ||
-	    conf_ldap_check(c, msg, sizeof(msg)) != ERR_OK) {
-		fprintf(stderr, "pam_u2f_ldap: %s%s%s\n",
-		    msg[0] != '\0' && strncmp(msg, "ldap", 4) == 0
-			? conf != NULL ? conf : conf_default_path()
-			: "",
-		    msg[0] != '\0' && strncmp(msg, "ldap", 4) == 0 ? ": " : "",
-		    msg);
+	if (conf_load_ldap(path, c, msg, sizeof(msg)) != ERR_OK) {
+		fprintf(stderr, "pam_u2f_ldap: %s\n", msg); /* names the file */
+		return LDMAIN_USAGE;
+	}
+	if (conf_ldap_check(c, msg, sizeof(msg)) != ERR_OK) {
+		fprintf(stderr, "pam_u2f_ldap: %s: %s\n", path, msg);
 		return LDMAIN_USAGE;
 	}
 	return 0;

@@ -3,7 +3,7 @@
 #   1 valgrind memcheck over the module path: the programs that drive
 #     pam_u2f.so through libpam and auth_run over the real transport
 #     (zero errors, zero definite or indirect leaks, in every process)
-#   2 scan-build (clang static analyzer) over common/ pam_u2f/ tools/
+#   2 scan-build (clang static analyzer) over common/ pam_u2f/ tools/ ldap/
 #   3 cppcheck (warning, portability, performance) over the same
 # Usage: tests/analyze.sh [BUILD_DIR]
 #   BUILD_DIR: a configured build tree of this source (default:
@@ -41,7 +41,7 @@ echo "1..3"
 # ---- 1. valgrind ----
 VG_PROGS="tests/test_dev tests/module/test_module tests/module/test_modfile
 tests/module/test_tell tests/hostile/test_hostile tests/hostile/test_pam_hostile tests/hostile/test_pam_files
-tests/test_authcmd tests/test_authcache"
+tests/test_authcmd tests/test_authcache tests/test_confldap tests/test_ldescape"
 vg_run() {	# vg_run PROG: run it under memcheck, logs in $out/vg
 	local name log
 	name=$(echo "$1" | tr / _)
@@ -126,7 +126,7 @@ if ! command -v scan-build >/dev/null; then
 	tap skip "scan-build" "scan-build not installed (apt-get install clang-tools)"
 else
 	sb_check
-	tap $? "scan-build: common/ pam_u2f/ tools/" "$out/scan-build/bugs"
+	tap $? "scan-build: common/ pam_u2f/ tools/ ldap/" "$out/scan-build/bugs"
 fi
 
 # ---- 3. cppcheck ----
@@ -139,7 +139,8 @@ else
 	    --enable=warning,portability,performance \
 	    --suppress=missingIncludeSystem -j"$jobs" \
 	    -I "$build" -I "$top/common" -I "$top/pam_u2f" -I "$top/tools" \
-	    "$top/common" "$top/pam_u2f" "$top/tools" >"$out/cppcheck" 2>&1
-	tap $? "cppcheck: common/ pam_u2f/ tools/" "$out/cppcheck"
+	    -I "$top/ldap" "$top/common" "$top/pam_u2f" "$top/tools" \
+	    "$top/ldap" >"$out/cppcheck" 2>&1
+	tap $? "cppcheck: common/ pam_u2f/ tools/ ldap/" "$out/cppcheck"
 fi
 [ "$failed" -eq 0 ]

@@ -419,24 +419,21 @@ conf_ctx_init(struct conf_ctx *ctx, const char *path, struct conf *out,
 }
 
 /* Everything after the file checks. buf[len] need not be NUL. The ldap
- * section is always checked; kept only if ctx->ldap was set. */
+ * section is always checked; kept only if ctx->ldap was set (else into
+ * ctx->ldap_scratch, released here). */
 static int
 conf_parse_ctx(
     struct conf_ctx *ctx, const char *buf, size_t len, struct conf *out)
 {
-	struct conf_ldap scratch;
 	char *copy = NULL;
 	int r;
 
-	memset(&scratch, 0, sizeof(scratch));
 	if (ctx->ldap == NULL)
-		ctx->ldap = &scratch;
+		ctx->ldap = &ctx->ldap_scratch;
 	if ((r = conf_prepare(ctx, buf, len, &copy)) == ERR_OK)
 		r = conf_parse(ctx, copy, out);
 	free(copy);
-	conf_ldap_free(&scratch);
-	if (ctx->ldap == &scratch)
-		ctx->ldap = NULL;
+	conf_ldap_free(&ctx->ldap_scratch);
 	return r;
 }
 

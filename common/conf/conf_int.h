@@ -26,6 +26,7 @@ struct conf_ctx {
 	bool failed;                    /* errbuf holds the first error */
 	int line[CONF_NKEYS];           /* where each key was set, 0: not */
 	struct conf_ldap *ldap;         /* the ldap section's values */
+	struct conf_ldap ldap_scratch;  /* ldap when the caller wants none */
 	int ldap_line[CONF_LDAP_NKEYS]; /* as line, in the section */
 	int ldap_sections;              /* how many were seen */
 };

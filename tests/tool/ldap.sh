@@ -219,6 +219,43 @@ hfail() {
 	[ $st -eq 0 ] || sed 's/^/# /' "$WORK/hout" "$WORK/herr"
 }
 
+# The configuration: the file's rules hold for the helper too, and the
+# module checks the section it does not use.
+cp /mnt/etc/people.conf /mnt/etc/loose.conf
+chmod 664 /mnt/etc/loose.conf
+helper loose "$ME"
+[ $HST -eq 2 ] && [ ! -s "$WORK/hout" ] &&
+    grep -q "^pam_u2f_ldap: /mnt/etc/loose.conf: refused: the file is group- or world-writable" \
+    "$WORK/herr"
+ok $? "a group-writable configuration file: exit 2, named"
+sed 's/^}$/	bogus = 1\n}/' /mnt/etc/people.conf >/mnt/etc/bogus.conf
+chmod 644 /mnt/etc/bogus.conf
+helper bogus "$ME"
+[ $HST -eq 2 ] && grep -q "^pam_u2f_ldap: /mnt/etc/bogus.conf:8: no such option 'bogus'" \
+    "$WORK/herr"
+ok $? "an unknown key in the ldap section: exit 2, line named"
+printf 'debug = false\n' >/mnt/etc/nosection.conf
+chmod 644 /mnt/etc/nosection.conf
+helper nosection "$ME"
+[ $HST -eq 2 ] &&
+    grep -qx "pam_u2f_ldap: /mnt/etc/nosection.conf: no ldap section" "$WORK/herr"
+ok $? "a file without the ldap section: exit 2, named"
+/mnt/bin/pam_u2f_ldap -c /mnt/etc/people.conf >"$WORK/hout" 2>"$WORK/herr"
+[ $? -eq 2 ] && [ ! -s "$WORK/hout" ] && grep -q "^usage: " "$WORK/herr"
+ok $? "no user: usage, exit 2"
+enroll -u "$ME" --format=passkey --conf /mnt/etc/people.conf >"$WORK/hout"
+grep -q '^passkey:' "$WORK/hout"
+ok $? "pamu2fcfg reads a file with the ldap section"
+: >"$WORK/err"
+enroll -u "$ME" --format=passkey --conf /mnt/etc/bogus.conf >"$WORK/hout"
+[ $? -ne 0 ] && [ ! -s "$WORK/hout" ] &&
+    grep -q "/mnt/etc/bogus.conf:8: no such option 'bogus'" "$WORK/err"
+ok $? "and refuses one with an unknown key in it, line named"
+login bogus
+[ $ST -ne 0 ] && grep -q "/mnt/etc/bogus.conf:8: no such option 'bogus'" \
+    "$WORK/pam.out" "$WORK/debug.log" && ! grep -q "authcmd " "$WORK/debug.log"
+okshow $? "and the module refuses that file before running the helper"
+
 # Found, over ldaps and over ldap + StartTLS; the connections were TLS.
 n=$(grep -c 'TLS established' "$DS/log")
 login people
