@@ -3,7 +3,7 @@
 # "N passed, N failed". Stages (default all): gcc asan distcheck format
 # u2fhost analyze fuzz vm deb (gcc, asan and fuzz are configured with
 # --enable-direct-verify, so that both signature checkers run, each against
-# the other; u2fhost: the --with-libu2f-host configuration with the default
+# the other; gcc and asan also with --with-pcsclite, the PC/SC transport; u2fhost: the --with-libu2f-host configuration with the default
 # EVP signature checks, so that every test also runs with them; also the
 # build whose tests/devcheck the vm group 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
@@ -86,7 +86,8 @@ log "autogen"
 
 for s in $stages; do
 	case $s in
-	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify ;;
+	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
+		--with-pcsclite ;;
 	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
@@ -94,7 +95,7 @@ for s in $stages; do
 		# --with-libu2f-host: its buffer work-around is only
 		# checked under ASan (tests/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
-		    --enable-direct-verify \
+		    --enable-direct-verify --with-pcsclite \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"
 		unset ASAN_OPTIONS UBSAN_OPTIONS ;;
