@@ -169,6 +169,10 @@ test_chaining(void)
 	fakecard_queue(c, NULL, 0, 0x9000);
 	fakecard_queue(c, (const uint8_t *)"\x00\xA1", 2, 0x9000);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, req, sizeof(req), 1000), ERR_OK);
+	T_EQ_INT(c->ncmd, 0); /* queued: the card sees it in the recv */
+	T_EQ_INT(apdu_fido_wake_at(f), 0);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_OK);
 	T_EQ_INT(c->ncmd, 3);
 	T_EQ_INT(c->cmd_len[0], 5 + APDU_CHUNK);
 	T_EQ_MEM(c->cmd[0], "\x90\x10\x80\x00\xF0", 5);
@@ -179,20 +183,19 @@ test_chaining(void)
 	T_EQ_MEM(c->cmd[2], "\x80\x10\x80\x00\x78", 5);
 	T_EQ_MEM(c->cmd[2] + 5, req + 2 * APDU_CHUNK, 120);
 	T_EQ_INT(c->cmd[2][125], 0x00); /* Le */
-	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
-	    ERR_OK);
 	T_EQ_INT(len, 2);
 	T_EQ_MEM(buf, "\x00\xA1", 2);
 	/* a part refused: no more parts, its status is the answer */
 	c->ncmd = 0;
 	fakecard_queue(c, NULL, 0, 0x6700);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, req, sizeof(req), 1000), ERR_OK);
-	T_EQ_INT(c->ncmd, 1);
 	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
 	    ERR_WRONG_LENGTH);
+	T_EQ_INT(c->ncmd, 1);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, req, APDU_REQUEST_MAX + 1, 1000),
 	    ERR_TOO_BIG);
 	T_EQ_ERR(apdu_fido_send(f, 0x42, req, 10, 1000), ERR_INVAL);
+	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, req, 0, 1000), ERR_INVAL);
 	card_free(c, f);
 }
 
@@ -211,11 +214,11 @@ test_get_response(void)
 	fakecard_queue(c, part, 16, 0x9000);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
 	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_OK);
 	T_EQ_INT(c->ncmd, 2);
 	T_EQ_INT(c->cmd_len[1], 5);
 	T_EQ_MEM(c->cmd[1], "\x00\xC0\x00\x00\x10", 5);
-	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
-	    ERR_OK);
 	T_EQ_INT(len, 272);
 	T_EQ_MEM(buf, part, 256);
 	T_EQ_MEM(buf + 256, part, 16);
@@ -230,11 +233,15 @@ test_get_response(void)
 	fakecard_queue(c, part, 10, 0x6100);
 	fakecard_queue(c, NULL, 0, 0x6100);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
 	    ERR_PROTO);
 	/* a card that never stops: refused at APDU_REPLY_MAX */
 	c->ncmd = 0;
 	fakecard_default(c, part, 256, 0x6100);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
 	    ERR_TOO_BIG);
 	T_EQ_INT(c->ncmd, APDU_REPLY_MAX / 256 + 1);
 	/* a response APDU longer than any */
@@ -243,6 +250,8 @@ test_get_response(void)
 		part[i] = 0x61;
 	fakecard_queue_raw(c, part, 0); /* empty */
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
 	    ERR_PROTO);
 	card_free(c, f);
 }
@@ -296,6 +305,12 @@ test_poll(void)
 	fakecard_queue(c, (const uint8_t *)"\x00\xA0", 2, 0x9000);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x02", 1, 100),
 	    ERR_OK);
+	/* the MSG goes out: 9100, processing */
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_TIMEOUT);
+	T_EQ_INT(st, XPORT_KA_PROCESSING);
+	T_EQ_INT(c->ncmd, 1);
+	T_EQ_MEM(c->cmd[0], "\x80\x10\x80\x00\x01\x02\x00", 7);
 	t0 = vclock_now_ms();
 	T_EQ_INT(apdu_fido_wake_at(f), util_now_ms() + APDU_POLL_MS);
 	/* not due: nothing sent, the key's status */
@@ -344,6 +359,8 @@ test_cancel(void)
 	fakecard_default(c, (const uint8_t *)"\x02", 1, 0x9100);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x02", 1, 100),
 	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_TIMEOUT);
 	apdu_fido_cancel(f);
 	T_EQ_INT(apdu_fido_wake_at(f), INT64_MAX);
 	vclock_advance_ms(10 * APDU_POLL_MS);
@@ -377,11 +394,11 @@ test_u2f(void)
 	fakecard_queue(c, NULL, 0, 0x6985);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_MSG, req, sizeof(req), 100), ERR_OK);
 	T_EQ_INT(apdu_fido_wake_at(f), 0);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_MSG, buf, sizeof(buf), &len, 0, &st),
+	    ERR_OK);
 	T_EQ_INT(c->cmd_len[0], 5 + 64 + 1);
 	T_EQ_MEM(c->cmd[0], "\x00\x01\x03\x00\x40", 5);
 	T_EQ_MEM(c->cmd[0] + 5, req + 7, 64);
-	T_EQ_ERR(apdu_fido_recv(f, XPORT_MSG, buf, sizeof(buf), &len, 0, &st),
-	    ERR_OK);
 	T_EQ_INT(len, 2);
 	T_EQ_MEM(buf, "\x69\x85", 2);
 	/* a register reply longer than one response APDU */
@@ -398,6 +415,8 @@ test_u2f(void)
 	fakecard_queue(c, (const uint8_t *)"U2F_V2", 6, 0x9000);
 	T_EQ_ERR(apdu_fido_send(f, XPORT_MSG,
 		     (const uint8_t *)"\x00\x03\x00\x00\x00\x00\x00", 7, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_MSG, buf, sizeof(buf), &len, 0, &st),
 	    ERR_OK);
 	T_EQ_INT(c->cmd_len[c->ncmd - 1], 5);
 	T_EQ_MEM(c->cmd[c->ncmd - 1], "\x00\x03\x00\x00\x00", 5);
@@ -421,7 +440,10 @@ test_link_failures(void)
 	c->fail_err = ERR_NODEV;
 	c->fail_at = 1;
 	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x02", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
 	    ERR_NODEV);
+	T_EQ_INT(apdu_fido_wake_at(f), INT64_MAX);
 	/* removed while the key waits for a touch */
 	c->ncmd = 0;
 	c->fail_at = 2;
@@ -431,8 +453,9 @@ test_link_failures(void)
 	T_EQ_ERR(
 	    apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 1000, &st),
 	    ERR_NODEV);
+	T_EQ_INT(c->ncmd, 2);
 	T_EQ_INT(apdu_fido_wake_at(f), INT64_MAX);
-	/* a stalled APDU: cut at APDU_XMIT_MS, the request is over (not
+	/* a stalled poll: cut at APDU_XMIT_MS, the request is over (not
 	 * "still waiting") */
 	c->ncmd = 0;
 	c->fail_at = 2;
@@ -444,11 +467,20 @@ test_link_failures(void)
 	    apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 1000, &st),
 	    ERR_IO);
 	T_EQ_INT(c->last_ms, APDU_XMIT_MS);
-	/* the send's deadline bounds each APDU (at least APDU_XMIT_MS) */
+	/* the first APDU within the recv's ms, or APDU_XMIT_MS with 0 */
 	c->ncmd = 0;
 	c->fail_at = 1;
-	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x02", 1,
-		     2 * APDU_XMIT_MS),
+	T_EQ_ERR(apdu_fido_send(f, XPORT_MSG,
+		     (const uint8_t *)"\x00\x03\x00\x00\x00", 5, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_MSG, buf, sizeof(buf), &len, 400, &st),
+	    ERR_IO);
+	T_EQ_INT(c->last_ms, 400);
+	c->ncmd = 0;
+	T_EQ_ERR(apdu_fido_send(f, XPORT_MSG,
+		     (const uint8_t *)"\x00\x03\x00\x00\x00", 5, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_MSG, buf, sizeof(buf), &len, 0, &st),
 	    ERR_IO);
 	T_EQ_INT(c->last_ms, APDU_XMIT_MS);
 	card_free(c, f);

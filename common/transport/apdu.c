@@ -265,9 +265,10 @@ fido_cbor_sw(struct apdu_fido *f, uint16_t sw)
 	f->err = apdu_sw_err(sw);
 }
 
+/* Send the queued U2F request APDU (its header and data framed again)
+ * and collect the reply, its status word at the end. */
 static int
-fido_send_msg(
-    struct apdu_fido *f, const uint8_t *msg, size_t len, int64_t deadline)
+fido_start_msg(struct apdu_fido *f, int64_t deadline)
 {
 	const uint8_t *data;
 	uint8_t hdr[4];
@@ -275,8 +276,8 @@ fido_send_msg(
 	size_t dlen;
 	int r;
 
-	if ((r = apdu_parse_cmd(msg, len, hdr, &data, &dlen)) != ERR_OK)
-		return ERR_INVAL;
+	if (apdu_parse_cmd(f->req, f->req_len, hdr, &data, &dlen) != ERR_OK)
+		return ERR_INVAL; /* checked by apdu_fido_send */
 	r = apdu_exchange(&f->card, hdr, data, dlen, f->buf, APDU_REPLY_MAX,
 	    &f->len, &sw, deadline);
 	if (r != ERR_OK)
@@ -288,32 +289,50 @@ fido_send_msg(
 	return ERR_OK;
 }
 
+/* Send the queued request: ERR_OK with the session DONE or POLL. */
+static int
+fido_start(struct apdu_fido *f, int64_t deadline)
+{
+	/* NFCCTAP_MSG, P1 0x80: we poll with NFCCTAP_GETRESPONSE */
+	static const uint8_t hdr[4] = {0x80, 0x10, 0x80, 0x00};
+	uint16_t sw = 0;
+	int r;
+
+	if (f->kind == XPORT_MSG)
+		r = fido_start_msg(f, deadline);
+	else if ((r = apdu_exchange(&f->card, hdr, f->req, f->req_len, f->buf,
+		      APDU_REPLY_MAX, &f->len, &sw, deadline)) != ERR_OK)
+		r = fido_link_err(f, "NFCCTAP_MSG", r);
+	else
+		fido_cbor_sw(f, sw);
+	util_wipe(f->req, f->req_len);
+	f->req_len = 0;
+	return r;
+}
+
+/* A request is only queued here: it goes out in apdu_fido_recv, which
+ * may block (the card's own time), never in a send. */
 int
 apdu_fido_send(
     struct apdu_fido *f, uint8_t kind, const uint8_t *msg, size_t len, int ms)
 {
-	/* NFCCTAP_MSG, P1 0x80: we poll with NFCCTAP_GETRESPONSE */
-	static const uint8_t hdr[4] = {0x80, 0x10, 0x80, 0x00};
-	int64_t deadline;
-	uint16_t sw = 0;
-	int r;
+	const uint8_t *data;
+	uint8_t hdr[4];
+	size_t dlen;
 
+	(void)ms;
 	apdu_fido_cancel(f);
-	if (ms < APDU_XMIT_MS)
-		ms = APDU_XMIT_MS;
-	deadline = util_now_ms() + ms;
-	f->kind = kind;
-	if (kind == XPORT_MSG)
-		return fido_send_msg(f, msg, len, deadline);
-	if (kind != XPORT_CBOR || len == 0)
+	if ((kind != XPORT_MSG && kind != XPORT_CBOR) || len == 0)
 		return ERR_INVAL;
-	if (len > APDU_REQUEST_MAX)
+	if (len > sizeof(f->req))
 		return ERR_TOO_BIG;
-	r = apdu_exchange(&f->card, hdr, msg, len, f->buf, APDU_REPLY_MAX,
-	    &f->len, &sw, deadline);
-	if (r != ERR_OK)
-		return fido_link_err(f, "NFCCTAP_MSG", r);
-	fido_cbor_sw(f, sw);
+	if (kind == XPORT_MSG &&
+	    apdu_parse_cmd(msg, len, hdr, &data, &dlen) != ERR_OK)
+		return ERR_INVAL;
+	memcpy(f->req, msg, len);
+	f->req_len = len;
+	f->kind = kind;
+	f->phase = APDU_QUEUED;
 	return ERR_OK;
 }
 
@@ -343,6 +362,10 @@ apdu_fido_recv(struct apdu_fido *f, uint8_t kind, uint8_t *buf, size_t cap,
 	*status = XPORT_KA_NONE;
 	if (f->phase == APDU_IDLE || kind != f->kind)
 		return ERR_INVAL;
+	/* The request goes out within ms, or (0) APDU_XMIT_MS per APDU. */
+	if (f->phase == APDU_QUEUED &&
+	    (r = fido_start(f, ms > 0 ? deadline : 0)) != ERR_OK)
+		return r;
 	while (f->phase == APDU_POLL) {
 		*status = f->ka;
 		if (util_now_ms() < f->next_poll && deadline < f->next_poll) {
@@ -373,12 +396,15 @@ apdu_fido_cancel(struct apdu_fido *f)
 	f->ka = XPORT_KA_NONE;
 	util_wipe(f->buf, sizeof(f->buf));
 	f->len = 0;
+	util_wipe(f->req, sizeof(f->req));
+	f->req_len = 0;
 }
 
 int64_t
 apdu_fido_wake_at(const struct apdu_fido *f)
 {
 	switch (f->phase) {
+	case APDU_QUEUED:
 	case APDU_DONE:
 		return 0;
 	case APDU_POLL:

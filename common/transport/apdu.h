@@ -77,7 +77,7 @@ int apdu_exchange(const struct apdu_card *card, const uint8_t hdr[4],
     uint16_t *sw, int64_t deadline);
 
 /* A FIDO session on one card: the request in flight and its reply. */
-enum apdu_phase { APDU_IDLE = 0, APDU_DONE, APDU_POLL };
+enum apdu_phase { APDU_IDLE = 0, APDU_QUEUED, APDU_DONE, APDU_POLL };
 
 struct apdu_fido {
 	struct apdu_card card;
@@ -90,24 +90,29 @@ struct apdu_fido {
 	int64_t next_poll; /* APDU_POLL: when to ask again */
 	uint8_t buf[APDU_REPLY_MAX + 2];
 	size_t len;
+	uint8_t req[APDU_REQUEST_MAX]; /* APDU_QUEUED: the request */
+	size_t req_len;
 };
 
 /* SELECT the FIDO applet within ms: *caps from its answer. */
 int apdu_fido_select(struct apdu_fido *f, int ms, uint8_t *caps);
-/* Send a request of a kind: XPORT_MSG, a U2F request APDU (the reply is
+/* Queue a request of a kind: XPORT_MSG, a U2F request APDU (the reply is
  * the data and the status word), XPORT_CBOR, a CTAP2 request (the reply
- * is the CTAP2 status byte and CBOR). */
+ * is the CTAP2 status byte and CBOR). Nothing goes to the card yet (no
+ * I/O, ms unused): apdu_fido_recv sends it. */
 int apdu_fido_send(
     struct apdu_fido *f, uint8_t kind, const uint8_t *msg, size_t len, int ms);
 /* The reply to the request of that kind, at most cap bytes (longer is
- * ERR_PROTO), waiting up to ms (sleeping between polls) while the key
- * answers 9100: then ERR_TIMEOUT with *status its keepalive status. */
+ * ERR_PROTO). A queued request is sent first, within ms (0: within
+ * APDU_XMIT_MS per APDU). While the key answers 9100, waits up to ms
+ * (asleep until each poll), then ERR_TIMEOUT with *status its keepalive
+ * status; a failed or silent APDU ends the request (ERR_NODEV, ERR_IO). */
 int apdu_fido_recv(struct apdu_fido *f, uint8_t kind, uint8_t *buf, size_t cap,
     size_t *len, int ms, int *status);
 /* Forget the request: no more polls (NFC has no cancel command). */
 void apdu_fido_cancel(struct apdu_fido *f);
-/* When a recv has something to do (the next poll), INT64_MAX when
- * idle, 0 when a reply is waiting. */
+/* When a recv has something to do: 0 for a queued request or a reply
+ * waiting, the next poll, INT64_MAX when idle. */
 int64_t apdu_fido_wake_at(const struct apdu_fido *f);
 
 #endif
