@@ -8,7 +8,8 @@ tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/ctap2req.c tests/softtoken/ctap2op.c \
 	tests/softtoken/ctap2ga.c tests/softtoken/ctap2rk.c \
 	tests/softtoken/ctap2pin.c tests/softtoken/ctap2pinx.c \
-	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c
+	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c \
+	tests/softtoken/nfc_card.c tests/softtoken/nfc_card.h
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
@@ -16,7 +17,7 @@ tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
 check_PROGRAMS += tests/softtoken/softtoken
 tests_softtoken_softtoken_SOURCES = tests/softtoken/main.c \
 	tests/softtoken/front.h tests/softtoken/front_socket.c \
-	tests/softtoken/front_uhid.c
+	tests/softtoken/front_uhid.c tests/softtoken/front_vpcd.c
 tests_softtoken_softtoken_LDADD = tests/softtoken/libsofttoken.la
 
 check_PROGRAMS += tests/softtoken/test_token
