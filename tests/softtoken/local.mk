@@ -90,3 +90,9 @@ dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
 EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/peerlib.py \
 	tests/softtoken/peerrk.py \
 	tests/softtoken/sockhid.py
+
+# python3-fido2's CtapPcscDevice against the token as an NFC card (--vpcd)
+# in a private pcscd (tests/pcsc.lib).
+TESTS += tests/softtoken/peer_pcsc.sh
+dist_check_SCRIPTS += tests/softtoken/peer_pcsc.sh
+EXTRA_DIST += tests/softtoken/peer_pcsc.py
