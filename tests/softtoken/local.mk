@@ -36,6 +36,15 @@ tests_softtoken_test_tokhid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_tokhid_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
+# The NFC card's APDUs (nfc_card.c), in memory.
+check_PROGRAMS += tests/softtoken/test_nfccard
+TESTS += tests/softtoken/test_nfccard
+tests_softtoken_test_nfccard_SOURCES = tests/softtoken/test_nfccard.c \
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
+tests_softtoken_test_nfccard_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_nfccard_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
 TESTS += tests/softtoken/socket.sh
 dist_check_SCRIPTS += tests/softtoken/socket.sh
 EXTRA_DIST += tests/softtoken/README
