@@ -223,11 +223,28 @@ SCENARIOS = [
 ]
 
 
+def private_pcscd(t):
+    """tests/pcsc.lib's pcscd: our reader.conf.d only, no USB drivers, its
+    socket in the test's directory."""
+    d = os.environ["PCSC_DIR"]
+    with open(os.path.join(d, "pcscd.log")) as f:
+        log = f.read()
+    t.ok("using new config directory: %s/reader.conf.d" % d in log and
+         "/etc/reader.conf.d" not in log,
+         "pcscd read our reader.conf.d, not /etc/reader.conf.d", log[:600])
+    t.ok("Disabling USB support" in log, "pcscd loaded no USB reader driver")
+    t.ok(os.environ["PCSCLITE_CSOCK_NAME"] == d + "/run/pcscd/pcscd.comm"
+         and os.path.exists(os.environ["PCSCLITE_CSOCK_NAME"]),
+         "pcscd's socket is in the test's directory",
+         os.environ["PCSCLITE_CSOCK_NAME"])
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: peer_pcsc.py SOFTTOKEN", file=sys.stderr)
         return 2
     t = Tap()
+    private_pcscd(t)
     run_scenarios(t, SCENARIOS,
                   lambda name, opts: Card(sys.argv[1], name, opts),
                   "softtoken --vpcd")

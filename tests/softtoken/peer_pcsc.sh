@@ -10,6 +10,7 @@ py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 ST="${top_builddir:-.}/tests/softtoken/softtoken"
 here="${top_srcdir:-.}/tests/softtoken"
+# shellcheck source=tests/pcsc.lib
 . "${top_srcdir:-.}/tests/pcsc.lib"
 if ! pcsc_check; then
 	echo "1..0 # SKIP $pcsc_why"
@@ -25,7 +26,7 @@ if ! "$py" -c 'import fido2.pcsc' 2>/dev/null; then
 	exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer-pcsc.XXXXXX") || exit 1
-PCSC_NO_TRAP=1
+export PCSC_NO_TRAP=1	# our trap below stops it
 trap 'pcsc_stop; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 if ! pcsc_start "$tmp"; then
