@@ -25,7 +25,12 @@ struct pcsc_link {
 	SCARDCONTEXT ctx;
 	SCARDHANDLE card;
 	DWORD proto;
+	char reader[256];
 };
+
+/* After a failed or empty exchange: wait up to this long for pcscd to
+ * see the card leave (its reader is polled a few times a second). */
+#define PCSC_GONE_MS 1000
 
 struct pcsc_state {
 	struct pcsc_link *link;
@@ -77,6 +82,9 @@ pcsc_why(LONG rv)
 	case SCARD_W_REMOVED_CARD:
 	case SCARD_E_NO_SMARTCARD:
 		return "the card was removed from the reader";
+	case SCARD_W_UNPOWERED_CARD:
+	case SCARD_W_UNRESPONSIVE_CARD:
+		return "the card does not answer (moved out of the field?)";
 	case SCARD_W_RESET_CARD:
 		return "the card was reset by another program";
 	case SCARD_E_READER_UNAVAILABLE:
@@ -118,10 +126,29 @@ xmit_run(void *arg)
 	struct xmit_call *c = arg;
 	const SCARD_IO_REQUEST *pci =
 	    c->link->proto == SCARD_PROTOCOL_T0 ? SCARD_PCI_T0 : SCARD_PCI_T1;
+	SCARD_READERSTATE rs;
 
 	c->rlen = sizeof(c->rsp);
 	c->rv = SCardTransmit(
 	    c->link->card, pci, c->cmd, (DWORD)c->len, NULL, c->rsp, &c->rlen);
+	if (c->rv == SCARD_S_SUCCESS && c->rlen >= 2)
+		return;
+	/* A card that leaves the field may end the exchange with another
+	 * error, or with no response at all, before pcscd notices: wait a
+	 * little for the reader's state, so that removal is told as such. */
+	memset(&rs, 0, sizeof(rs));
+	rs.szReader = c->link->reader;
+	rs.dwCurrentState = SCARD_STATE_UNAWARE;
+	if (SCardGetStatusChange(c->link->ctx, 0, &rs, 1) != SCARD_S_SUCCESS)
+		return;
+	if (rs.dwEventState & SCARD_STATE_PRESENT) {
+		rs.dwCurrentState = rs.dwEventState;
+		if (SCardGetStatusChange(c->link->ctx, PCSC_GONE_MS, &rs, 1) !=
+		    SCARD_S_SUCCESS)
+			return;
+	}
+	if (!(rs.dwEventState & SCARD_STATE_PRESENT))
+		c->rv = SCARD_W_REMOVED_CARD;
 }
 
 static void
@@ -332,6 +359,7 @@ pcsc_connect(
 		(*out)->ctx = c->ctx;
 		(*out)->card = c->card;
 		(*out)->proto = c->proto;
+		memcpy((*out)->reader, c->reader, sizeof(c->reader));
 		c->have_card = c->have_ctx = false;
 	} else {
 		free(*out);
