@@ -92,7 +92,11 @@ test_build_parse(void)
 	T_EQ_ERR(
 	    apdu_parse_cmd((const uint8_t *)"\x00\x03\x00\x00", 4, h, &d, &dl),
 	    ERR_OK);
-	/* lengths that do not add up */
+	/* lengths that do not add up; an extended Lc cut short (found by
+	 * fuzz_apdu: fuzz/crashes-found/apdu-ext-lc-cut) */
+	T_EQ_ERR(apdu_parse_cmd((const uint8_t *)"\x00\x00\xff\xfd\x00\x01", 6,
+		     h, &d, &dl),
+	    ERR_PROTO);
 	T_EQ_ERR(apdu_parse_cmd((const uint8_t *)"\x00\x01", 2, h, &d, &dl),
 	    ERR_PROTO);
 	T_EQ_ERR(apdu_parse_cmd((const uint8_t *)"\x00\x01\x02\x03\x05\xAA", 6,

@@ -69,6 +69,8 @@ apdu_parse_cmd(const uint8_t *apdu, size_t len, uint8_t hdr[4],
 	if (apdu[4] == 0 && len == 7) /* no data, an extended Le */
 		return ERR_OK;
 	if (apdu[4] == 0) { /* extended: 00 Lc1 Lc2 data [Le1 Le2] */
+		if (len < 7)
+			return ERR_PROTO; /* 00 Lc1, cut short */
 		lc = (size_t)apdu[5] << 8 | apdu[6];
 		if (lc == 0 || len < 7 + lc)
 			return ERR_PROTO;
@@ -176,8 +178,8 @@ apdu_exchange(const struct apdu_card *card, const uint8_t hdr[4],
 		h[0] = last ? hdr[0] : (uint8_t)(hdr[0] | CLA_CHAIN);
 		if (!last)
 			*olen = 0; /* a chained step's data is not the reply */
-		if ((r = apdu_build(h, data + off, n, last, cmd, sizeof(cmd),
-			 &clen)) != ERR_OK ||
+		if ((r = apdu_build(h, n > 0 ? data + off : NULL, n, last, cmd,
+			 sizeof(cmd), &clen)) != ERR_OK ||
 		    (r = apdu_xmit(card, cmd, clen, out, cap, olen, sw,
 			 deadline)) != ERR_OK)
 			break;
