@@ -12,9 +12,11 @@
 #      BENCH_VM     0 to skip the VM stage (default 1: run it if usable)
 #      BENCH_OUT    results file (default <source>/bench/RESULTS.md)
 #      BENCH_ONLY   ctap2: only the CTAP2-with-PIN part (bench/ctap2.sh);
-#                   multikey: only the several-keys part (bench/multikey.sh)
+#                   multikey: only the several-keys part (bench/multikey.sh);
+#                   ldap: only the directory part (bench/ldap.sh)
 #      BENCH_CTAP2  0 to skip that part in a full run (default 1)
 #      BENCH_MULTIKEY  0 to skip the several-keys part (default 1)
+#      BENCH_LDAP   0 to skip the directory part (default 1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -550,6 +552,7 @@ write_report() {
 # ---- main ---------------------------------------------------------------
 [ "${BENCH_ONLY:-}" = ctap2 ] && exec "$here/ctap2.sh"
 [ "${BENCH_ONLY:-}" = multikey ] && exec "$here/multikey.sh"
+[ "${BENCH_ONLY:-}" = ldap ] && exec "$here/ldap.sh"
 check_tools
 mkdir -p "$work/map" "$work/conf" "$work/raw"
 build_all
@@ -570,4 +573,8 @@ fi
 # The several-keys section (its own VM boot), spliced into $out.
 if [ "${BENCH_MULTIKEY:-1}" = 1 ] && [ "${BENCH_VM:-1}" = 1 ]; then
 	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/multikey.sh"
+fi
+# The directory section (host only), spliced into $out.
+if [ "${BENCH_LDAP:-1}" = 1 ]; then
+	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/ldap.sh"
 fi

@@ -60,7 +60,9 @@ common_mapping_libmapping_la_SOURCES = \
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \
 	common/conf/confscan.c common/conf/confscan.h \
-	common/conf/opts.c common/conf/opts.h
+	common/conf/opts.c common/conf/opts.h \
+	common/conf/confldap.c common/conf/confldap.h \
+	common/conf/conf_ldapsec.c common/conf/conf_int.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 # The configuration file's default path: --with-pam-conf (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \

@@ -9,6 +9,7 @@
 #   FUZZ_BUILD_DIR   build directory (default <source>/build/fuzz)
 #   FUZZ_HARNESSES   space-separated subset, e.g. "b64 u2f" (default all)
 #   FUZZ_JOBS        make -j (default: number of CPUs)
+#   FUZZ_PARALLEL    harnesses run at once (default: FUZZ_JOBS)
 #   FUZZ_CONFIGURE   extra configure arguments (e.g. --enable-werror)
 #   CC               compiler (default clang)
 # Crashes are saved under $FUZZ_BUILD_DIR/crashes/, logs under logs/, the
@@ -83,9 +84,11 @@ else
 	failed=$((failed + 1))
 fi
 
-summary=""
-for h in $harnesses; do
-	n=$((n + 1))
+# run_one H N: one harness; its TAP line goes to logs/fuzz_H.tap, the
+# summary line to logs/fuzz_H.sum (several run at once, printed in order).
+run_one() {
+	h=$1
+	n=$2
 	bin=$build/fuzz/fuzz_$h
 	log=$build/logs/fuzz_$h.log
 	work=$build/corpus/$h
@@ -106,6 +109,7 @@ for h in $harnesses; do
 	cov=$(final_stat cov "$log")
 	ft=$(final_stat ft "$log")
 	line="fuzz_$h: ${runs:-?} runs, ${eps:-?} execs/s, cov ${cov:-?}, ft ${ft:-?}"
+	echo "# $line" >"$build/logs/fuzz_$h.sum"
 	if [ $rc -eq 0 ]; then
 		echo "ok $n - $line"
 	else
@@ -113,10 +117,35 @@ for h in $harnesses; do
 		ls "$build/crashes/$h-"* 2>/dev/null | sed 's/^/# saved: /'
 		grep -m 1 -A 12 -e 'ERROR:' -e 'runtime error' \
 		    -e 'fuzz check failed' "$log" | sed 's/^/# /'
+	fi >"$build/logs/fuzz_$h.tap"
+}
+
+# FUZZ_PARALLEL harnesses at a time (default: one per CPU); each still
+# gets its full FUZZ_SECONDS.
+par=${FUZZ_PARALLEL:-$jobs}
+running=0
+for h in $harnesses; do
+	n=$((n + 1))
+	rm -f "$build/logs/fuzz_$h.tap" "$build/logs/fuzz_$h.sum"
+	run_one "$h" "$n" &
+	running=$((running + 1))
+	if [ "$running" -ge "$par" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+summary=""
+for h in $harnesses; do
+	if [ -s "$build/logs/fuzz_$h.tap" ]; then
+		cat "$build/logs/fuzz_$h.tap"
+		grep -q '^ok ' "$build/logs/fuzz_$h.tap" || failed=$((failed + 1))
+	else
+		echo "not ok - fuzz_$h left no result"
 		failed=$((failed + 1))
 	fi
 	summary="$summary
-# $line"
+$(cat "$build/logs/fuzz_$h.sum" 2>/dev/null)"
 done
 
 echo "# summary ($seconds s per harness, libFuzzer final stats):$summary"

@@ -56,12 +56,15 @@ AC_DEFUN([PU_SUMMARY], [
   PU_EXPAND([pu_pamdir], [$PAMDIR])
   PU_EXPAND([pu_bindir], [$bindir])
   PU_EXPAND([pu_mandir], [$mandir])
+  PU_EXPAND([pu_libexecdir], [$libexecdir])
   prefix=$pu_save_prefix exec_prefix=$pu_save_exec_prefix
   AS_IF([test "x$silent" != xyes], [
     echo
     echo "pam_u2f $PACKAGE_VERSION: make install puts"
     echo "  the PAM module   $pu_pamdir/pam_u2f.so"
     echo "  pamu2fcfg        $pu_bindir/pamu2fcfg"
+    AS_IF([test "x$have_ldap" = xyes],
+      [echo "  the LDAP helper  $pu_libexecdir/$PACKAGE/pam_u2f_ldap"])
     echo "  man pages        $pu_mandir"
     echo "  example config   $PAM_U2F_CONF (only if no file is there)"
     echo "The module and pamu2fcfg read $PAM_U2F_CONF."

@@ -69,8 +69,17 @@ vg_check() {
 		cp "$out/vg/build.log" "$report"
 		return 1
 	fi
+	# $jobs programs at a time (memcheck is CPU-bound, one per CPU)
+	local running=0
 	for p in $VG_PROGS; do
-		if ! vg_run "$p"; then
+		(vg_run "$p"; echo $? >"$out/vg/$(echo "$p" | tr / _).rc") &
+		running=$((running + 1))
+		[ "$running" -lt "$jobs" ] || { wait; running=0; }
+	done
+	wait
+	for p in $VG_PROGS; do
+		if [ "$(cat "$out/vg/$(echo "$p" | tr / _).rc" 2>/dev/null)" != 0 ]
+		then
 			echo "$p: exit status not 0 (tests or valgrind)" >>"$report"
 			grep '^not ok\|^Bail' "$out/vg/$(echo "$p" | tr / _).tap" \
 			    >>"$report"

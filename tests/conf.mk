@@ -90,8 +90,17 @@ check_PROGRAMS += tests/module/test_opttable
 TESTS += tests/module/test_opttable
 tests_module_test_opttable_SOURCES = tests/module/test_opttable.c \
 	tests/module/argsfix.h tests/test.h \
-	tools/opts.c tools/config.c tools/msg.c tools/tool.h
+	tools/opts.c tools/config.c tools/msg.c tools/passkeyfmt.c \
+	tools/tool.h
 tests_module_test_opttable_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/tools
 tests_module_test_opttable_LDADD = pam_u2f/libmodule.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS)
+
+# The ldap section (common/conf/confldap.c): read by every reader, used by
+# pam_u2f_ldap.
+check_PROGRAMS += tests/test_confldap
+TESTS += tests/test_confldap
+tests_test_confldap_SOURCES = tests/test_confldap.c tests/test.h
+tests_test_confldap_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread

@@ -3,7 +3,8 @@
 # "N passed, N failed". Stages (default all): gcc asan distcheck format
 # u2fhost analyze fuzz vm deb (gcc, asan and fuzz are configured with
 # --enable-direct-verify, so that both signature checkers run, each against
-# the other; gcc and asan also with --with-pcsclite, the PC/SC transport; u2fhost: the --with-libu2f-host configuration with the default
+# the other; gcc and asan also with --with-pcsclite, the PC/SC
+# transport; u2fhost: the --with-libu2f-host configuration with the default
 # EVP signature checks, so that every test also runs with them; also the
 # build whose tests/devcheck the vm group 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
@@ -17,6 +18,10 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 jobs=$(nproc 2>/dev/null || echo 2)
+# make check -j: the tests mostly wait (timeouts, tokens, pamtester), so
+# three per CPU (make check on 2 CPUs: 111 s at -j2, 75 s at -j6, with
+# 53 s of CPU either way).
+tjobs=$((jobs * 3))
 stages=${*:-gcc asan distcheck format u2fhost analyze fuzz vm deb}
 passed=0
 failed=0
@@ -36,6 +41,19 @@ count_suite() {	# add the automake summary of build dir $1
 one() {	# count one pass/fail for a named step
 	if [ "$1" -eq 0 ]; then passed=$((passed + 1)); log "ok: $2"
 	else failed=$((failed + 1)); log "FAILED: $2"; fi
+}
+
+slow_first() {	# the test list, the longest-running ones first (make -j
+	# starts them in order; one started last would be the tail)
+	local t slow="tests/tool/nfc.sh tests/tool/multikey.sh tests/tool/resident.sh
+	    tests/hostile/test_hostile tests/layers.sh tests/tool/authcmd.sh
+	    tests/tool/race.sh tests/tool/ctap2.sh tests/hostile/test_pam_hostile"
+	for t in $slow; do
+		case " $* " in *" $t "*) echo "$t" ;; esac
+	done
+	for t in "$@"; do
+		case " $(echo $slow) " in *" $t "*) ;; *) echo "$t" ;; esac
+	done
 }
 
 configure_in() {	# configure_in DIR [configure args...]
@@ -65,7 +83,8 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	    -e tests/tool/resident.sh)
 	# gcc: with a hostile config at the default path (tests/hermetic.lib)
 	[ "$name" != gcc ] || hermetic_on "$dir" 1 || :
-	make -C "$dir" -j"$jobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1
+	tests=$(slow_first $tests)
+	make -C "$dir" -j"$tjobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1
 	count_suite "$dir"
 	[ -s "$dir/test-suite.log" ] || one 1 "$name make check produced no results"
 	if [ "$name" = gcc ] && [ -n "$hermetic_files" ]; then
@@ -87,15 +106,16 @@ log "autogen"
 for s in $stages; do
 	case $s in
 	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
-		--with-pcsclite ;;
-	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror ;;
+		--with-pcsclite --with-ldap ;;
+	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror \
+	    --with-ldap ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 		# --with-libu2f-host: its buffer work-around is only
 		# checked under ASan (tests/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
-		    --enable-direct-verify --with-pcsclite \
+		    --enable-direct-verify --with-pcsclite --with-ldap \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"
 		unset ASAN_OPTIONS UBSAN_OPTIONS ;;
@@ -103,7 +123,7 @@ for s in $stages; do
 		log "stage distcheck"
 		dir="$top/build/gcc"
 		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-direct-verify
-		make -C "$dir" -j"$jobs" distcheck >"$top/build/distcheck.out" 2>&1
+		make -C "$dir" -j"$tjobs" distcheck >"$top/build/distcheck.out" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || tail -40 "$top/build/distcheck.out" >&2
 		one $rc "make distcheck" ;;

@@ -437,10 +437,18 @@ enroll_print(const struct tool_opts *o)
 		tool_msg("cannot format the credential: %s", err_str(r));
 		goto fail;
 	}
-	if (o->passkey)
+	if (o->ldif)
+		r = tool_ldif_change(o->dn,
+		    o->attribute != NULL ? o->attribute : TOOL_LDIF_ATTR, text,
+		    &line);
+	else if (o->passkey)
 		line = strdup(text);
 	else if (asprintf(&line, "%s:%s", o->nouser ? "" : o->user, text) < 0)
 		line = NULL;
+	if (r != ERR_OK) {
+		tool_msg("cannot write the LDIF change: %s", err_str(r));
+		goto fail;
+	}
 	if (line == NULL) {
 		r = ERR_NOMEM;
 		goto fail;

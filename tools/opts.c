@@ -26,7 +26,9 @@ enum {
 	OPT_CONF,
 	OPT_BACKEND,
 	OPT_PIN_STDIN,
-	OPT_FORMAT
+	OPT_FORMAT,
+	OPT_DN,
+	OPT_ATTRIBUTE
 };
 
 #define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
@@ -57,6 +59,8 @@ static const struct option long_opts[] = {
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"pin-stdin", no_argument, NULL, OPT_PIN_STDIN},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"dn", required_argument, NULL, OPT_DN},
+    {"attribute", required_argument, NULL, OPT_ATTRIBUTE},
     {NULL, 0, NULL, 0},
 };
 
@@ -82,8 +86,12 @@ static const char usage_text[] =
     "      --pin-stdin          read the PIN from standard input, not the\n"
     "                           terminal\n"
     "  -n, --nouser             print the line from the first ':' on\n"
-    "      --format=FORMAT      what to print: line (default) or passkey\n"
-    "                           (SSSD's passkey:ID,SPKI value)\n"
+    "      --format=FORMAT      what to print: line (default), passkey\n"
+    "                           (SSSD's passkey:ID,SPKI value) or ldif (an\n"
+    "                           LDIF change adding that value to --dn)\n"
+    "      --dn=DN              the directory entry, for --format=ldif\n"
+    "      --attribute=NAME     its attribute, for --format=ldif "
+    "(passkey)\n"
     "      --device=PATH        use this key only (/dev/hidrawN, "
     "unix:PATH or\n"
     "                           pcsc:READER); may be repeated\n"
@@ -125,18 +133,18 @@ set_str(char **dst, const char *src)
 	return true;
 }
 
-/* --format: a mapping line, or SSSD's passkey: value (for a directory). */
+/* --format: a mapping line, SSSD's passkey: value (for a directory), or
+ * that value in an LDIF change. */
 static bool
 parse_format(struct tool_opts *o, const char *arg)
 {
-	if (strcmp(arg, "line") == 0)
-		o->passkey = false;
-	else if (strcmp(arg, "passkey") == 0)
-		o->passkey = true;
-	else {
-		tool_msg("--format: '%s' is neither line nor passkey", arg);
+	if (strcmp(arg, "line") != 0 && strcmp(arg, "passkey") != 0 &&
+	    strcmp(arg, "ldif") != 0) {
+		tool_msg("--format: '%s' is none of line, passkey, ldif", arg);
 		return false;
 	}
+	o->passkey = strcmp(arg, "line") != 0;
+	o->ldif = strcmp(arg, "ldif") == 0;
 	return true;
 }
 
@@ -323,6 +331,10 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return parse_backend(o, arg);
 	case OPT_FORMAT:
 		return parse_format(o, arg);
+	case OPT_DN:
+		return set_str(&o->dn, arg);
+	case OPT_ATTRIBUTE:
+		return set_str(&o->attribute, arg);
 	default:
 		fputs("Try 'pamu2fcfg --help'.\n", stderr);
 		return false;
@@ -374,23 +386,49 @@ set_defaults(struct tool_opts *o)
 	return valid_name("user name", o->user);
 }
 
+/* --format=ldif's entry and attribute, checked before the key is asked. */
+static bool
+check_ldif(const struct tool_opts *o)
+{
+	const char *attr = o->attribute != NULL ? o->attribute : TOOL_LDIF_ATTR;
+	char *probe = NULL;
+
+	if (o->dn == NULL || *o->dn == '\0') {
+		tool_msg("--format=ldif needs --dn (the entry to modify)");
+		return false;
+	}
+	if (tool_ldif_change(o->dn, attr, "passkey:", &probe) != ERR_OK) {
+		tool_msg(
+		    "--attribute: '%s' is not an LDAP attribute name", attr);
+		return false;
+	}
+	free(probe);
+	return true;
+}
+
 /* A passkey: value is printed, never added to a file, and cannot say
  * what a line's options say: presence off, -n's missing user. */
 static bool
 check_passkey(const struct tool_opts *o)
 {
+	if (!o->ldif && (o->dn != NULL || o->attribute != NULL)) {
+		tool_msg("--dn and --attribute only apply to --format=ldif");
+		return false;
+	}
+	if (o->ldif && !check_ldif(o))
+		return false;
 	if (!o->passkey)
 		return true;
 	if (o->mode != TOOL_PRINT) {
-		tool_msg(
-		    "--format=passkey only applies when printing (a mapping "
-		    "file holds lines)");
+		tool_msg("--format=%s only applies when printing (a mapping "
+			 "file holds lines)",
+		    o->ldif ? "ldif" : "passkey");
 		return false;
 	}
 	if (o->no_presence || o->nouser) {
-		tool_msg("--format=passkey cannot be used with %s: a passkey: "
+		tool_msg("--format=%s cannot be used with %s: a passkey: "
 			 "value has no user and no options",
-		    o->no_presence ? "-P" : "-n");
+		    o->ldif ? "ldif" : "passkey", o->no_presence ? "-P" : "-n");
 		return false;
 	}
 	return true;
@@ -473,6 +511,8 @@ opts_free(struct tool_opts *o)
 {
 	free(o->user);
 	free(o->file);
+	free(o->dn);
+	free(o->attribute);
 	conf_free(&o->cf);
 	memset(o, 0, sizeof(*o));
 }

@@ -64,7 +64,10 @@ struct tool_opts {
 	bool resident;    /* -r: a discoverable credential (key handle "*") */
 	int cred_protect; /* -c: credProtect level 1-3; 0: not asked */
 	bool pin_stdin;   /* --pin-stdin: read the PIN from standard input */
-	bool passkey;     /* --format=passkey: print SSSD's passkey: value */
+	bool passkey;     /* --format=passkey or ldif: SSSD's passkey: value */
+	bool ldif;        /* --format=ldif: that value in an LDIF change */
+	char *dn;         /* --dn: the entry the LDIF change modifies */
+	char *attribute;  /* --attribute: its attribute (NULL: passkey) */
 	bool debug;
 	bool verbose;
 	struct tool_asuser as; /* asuser_begin */
@@ -82,6 +85,14 @@ void tool_pin_tell(void *arg, const char *msg);
  * (common/mapping/passkey.h reads it). ERR_INVAL without a key handle,
  * ERR_PARSE for a bad key. */
 int tool_passkey_value(const struct cred *c, char **out);
+/* The LDIF change (RFC 2849) that adds value to attr of the entry dn:
+ * "dn: DN\nchangetype: modify\nadd: ATTR\nATTR: VALUE\n-\n", the DN
+ * base64-encoded ("dn:: ") when it is not a SAFE-STRING. ERR_INVAL for
+ * an empty DN, an attribute that is not an LDAP attribute name, or a
+ * value that is not a SAFE-STRING. */
+#define TOOL_LDIF_ATTR "passkey" /* --attribute's default, SSSD's */
+int tool_ldif_change(
+    const char *dn, const char *attr, const char *value, char **out);
 
 /* opts.c: fill o from argv. Returns true to go on; false with *status
  * set to TOOL_EXIT_OK (after --help/--version) or TOOL_EXIT_USAGE. */

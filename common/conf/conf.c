@@ -24,6 +24,8 @@
 #include <confuse.h>
 
 #include "conf.h"
+#include "conf_int.h"
+#include "confldap.h"
 #include "confscan.h"
 #include "base/err.h"
 #include "base/safefile.h"
@@ -32,21 +34,8 @@
 #define PAM_U2F_CONF_DEFAULT "/etc/security/pam_u2f.conf"
 #endif
 
-#define CONF_CTX_OPT "pam_u2f conf ctx" /* hidden; see above */
-#define CONF_MSG_MAX 512
 #define CONF_KEY_ECHO_MAX 32 /* bytes of an unknown key shown */
 #define CONF_INT_TEXT 24     /* a long in decimal */
-
-/* One parse. Reached from libconfuse's callbacks through the hidden
- * option (self), never through a global. */
-struct conf_ctx {
-	void *self;
-	const char *path;
-	char *errbuf;
-	size_t errlen;
-	bool failed;          /* errbuf holds the first error */
-	int line[CONF_NKEYS]; /* where each key was set, 0: not */
-};
 
 static pthread_mutex_t conf_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -64,14 +53,14 @@ conf_key_name(enum conf_key k)
 	return conf_opt(k)->name;
 }
 
-static struct conf_ctx *
+struct conf_ctx *
 conf_ctx_of(cfg_t *cfg)
 {
 	return cfg_getptr(cfg, CONF_CTX_OPT);
 }
 
 /* The first error wins: later ones are usually its echoes. */
-static void
+void
 conf_set_error(struct conf_ctx *ctx, int line, const char *msg)
 {
 	if (ctx->failed || ctx->errlen == 0)
@@ -237,16 +226,28 @@ conf_cfg_type(enum conf_type t)
 	return CFGT_STR;
 }
 
+/* The hidden option that leads callbacks to ctx. */
+void
+conf_schema_hidden(cfg_opt_t *opt, struct conf_ctx *ctx)
+{
+	opt->name = CONF_CTX_OPT;
+	opt->type = CFGT_PTR;
+	opt->flags = CFGF_NODEFAULT;
+	opt->simple_value.ptr = &ctx->self;
+	opt->parsecb = conf_cb_hidden;
+}
+
 /* The schema for one parse, from the file's rows of the options table;
- * opts has CONF_NKEYS + 2 entries. */
+ * opts has CONF_NKEYS + 3 entries, sec (the ldap section's)
+ * CONF_LDAP_NKEYS + 2. */
 static void
-conf_schema(cfg_opt_t *opts, struct conf_ctx *ctx)
+conf_schema(cfg_opt_t *opts, cfg_opt_t *sec, struct conf_ctx *ctx)
 {
 	static const cfg_opt_t end = CFG_END();
 	const struct conf_opt *d;
 	size_t i;
 
-	memset(opts, 0, (CONF_NKEYS + 2) * sizeof(*opts));
+	memset(opts, 0, (CONF_NKEYS + 3) * sizeof(*opts));
 	for (i = 0; i < CONF_NKEYS; i++) {
 		d = conf_opt((enum conf_key)i);
 		opts[i].name = d->name;
@@ -259,12 +260,14 @@ conf_schema(cfg_opt_t *opts, struct conf_ctx *ctx)
 			opts[i].validcb = NULL; /* called per element */
 		}
 	}
-	opts[i].name = CONF_CTX_OPT;
-	opts[i].type = CFGT_PTR;
+	conf_schema_ldap(sec, ctx);
+	opts[i].name = CONF_LDAP_SECTION;
+	opts[i].type = CFGT_SEC;
 	opts[i].flags = CFGF_NODEFAULT;
-	opts[i].simple_value.ptr = &ctx->self;
-	opts[i].parsecb = conf_cb_hidden;
-	opts[i + 1] = end;
+	opts[i].subopts = sec;
+	opts[i].validcb = conf_cb_ldap_section;
+	conf_schema_hidden(&opts[i + 1], ctx);
+	opts[i + 2] = end;
 }
 
 /* A bare boolean key ("cue" alone on a line), for conf_scan. */
@@ -336,11 +339,11 @@ conf_extract(cfg_t *cfg, struct conf *out)
 static int
 conf_parse(struct conf_ctx *ctx, const char *buf, struct conf *out)
 {
-	cfg_opt_t opts[CONF_NKEYS + 2];
+	cfg_opt_t opts[CONF_NKEYS + 3], sec[CONF_LDAP_NKEYS + 2];
 	cfg_t *cfg = NULL;
 	int r;
 
-	conf_schema(opts, ctx);
+	conf_schema(opts, sec, ctx);
 	if (pthread_mutex_lock(&conf_mutex) != 0) {
 		conf_set_error(ctx, 0, "cannot lock the parser");
 		return ERR_SYSTEM;
@@ -355,7 +358,8 @@ conf_parse(struct conf_ctx *ctx, const char *buf, struct conf *out)
 		r = ERR_CONFIG;
 		goto fail;
 	}
-	r = conf_extract(cfg, out);
+	if ((r = conf_extract(cfg, out)) == ERR_OK)
+		r = conf_extract_ldap(cfg, ctx);
 fail:
 	if (cfg != NULL)
 		cfg_free(cfg);
@@ -414,23 +418,31 @@ conf_ctx_init(struct conf_ctx *ctx, const char *path, struct conf *out,
 	ctx->errlen = errbuf != NULL ? errlen : 0;
 }
 
-/* Everything after the file checks. buf[len] need not be NUL. */
+/* Everything after the file checks. buf[len] need not be NUL. The ldap
+ * section is always checked; kept only if ctx->ldap was set. */
 static int
 conf_parse_ctx(
     struct conf_ctx *ctx, const char *buf, size_t len, struct conf *out)
 {
+	struct conf_ldap scratch;
 	char *copy = NULL;
 	int r;
 
+	memset(&scratch, 0, sizeof(scratch));
+	if (ctx->ldap == NULL)
+		ctx->ldap = &scratch;
 	if ((r = conf_prepare(ctx, buf, len, &copy)) == ERR_OK)
 		r = conf_parse(ctx, copy, out);
 	free(copy);
+	conf_ldap_free(&scratch);
+	if (ctx->ldap == &scratch)
+		ctx->ldap = NULL;
 	return r;
 }
 
-int
-conf_parse_mem(const char *name, const char *buf, size_t len, struct conf *out,
-    char *errbuf, size_t errlen)
+static int
+conf_parse_mem_ctx(const char *name, const char *buf, size_t len,
+    struct conf *out, struct conf_ldap *ldap, char *errbuf, size_t errlen)
 {
 	struct conf_ctx ctx;
 	int r;
@@ -438,14 +450,37 @@ conf_parse_mem(const char *name, const char *buf, size_t len, struct conf *out,
 	if (out == NULL || name == NULL || (buf == NULL && len > 0))
 		return ERR_INVAL;
 	conf_ctx_init(&ctx, name, out, errbuf, errlen);
+	ctx.ldap = ldap;
 	if ((r = conf_parse_ctx(&ctx, len > 0 ? buf : "", len, out)) != ERR_OK)
 		conf_free(out);
 	return r;
 }
 
 int
-conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
-    size_t errlen)
+conf_parse_mem(const char *name, const char *buf, size_t len, struct conf *out,
+    char *errbuf, size_t errlen)
+{
+	return conf_parse_mem_ctx(name, buf, len, out, NULL, errbuf, errlen);
+}
+
+int
+conf_parse_ldap_mem(const char *name, const char *buf, size_t len,
+    struct conf_ldap *ldap, char *errbuf, size_t errlen)
+{
+	struct conf c;
+	int r;
+
+	if (ldap == NULL)
+		return ERR_INVAL;
+	memset(ldap, 0, sizeof(*ldap));
+	r = conf_parse_mem_ctx(name, buf, len, &c, ldap, errbuf, errlen);
+	conf_free(&c);
+	return r;
+}
+
+static int
+conf_load_ctx(const char *path, bool explicit_path, struct conf *out,
+    struct conf_ldap *ldap, char *errbuf, size_t errlen)
 {
 	struct conf_ctx ctx;
 	char *buf = NULL;
@@ -456,6 +491,7 @@ conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
 		return ERR_INVAL;
 	conf_ctx_init(&ctx, path != NULL ? path : conf_default_path(), out,
 	    errbuf, errlen);
+	ctx.ldap = ldap;
 	if ((r = conf_read(&ctx, explicit_path, &buf, &len)) == ERR_OK &&
 	    buf != NULL) {
 		r = conf_parse_ctx(&ctx, buf, len, out);
@@ -466,5 +502,27 @@ conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
 	if (r != ERR_OK)
 		conf_free(out);
 	errno = saved_errno;
+	return r;
+}
+
+int
+conf_load(const char *path, bool explicit_path, struct conf *out, char *errbuf,
+    size_t errlen)
+{
+	return conf_load_ctx(path, explicit_path, out, NULL, errbuf, errlen);
+}
+
+int
+conf_load_ldap(
+    const char *path, struct conf_ldap *out, char *errbuf, size_t errlen)
+{
+	struct conf c;
+	int r;
+
+	if (out == NULL)
+		return ERR_INVAL;
+	memset(out, 0, sizeof(*out));
+	r = conf_load_ctx(path, true, &c, out, errbuf, errlen);
+	conf_free(&c);
 	return r;
 }

@@ -1,6 +1,6 @@
 /* The configuration file shared by the module and pamu2fcfg,
  * $(sysconfdir)/security/pam_u2f.conf, parsed with libconfuse (conf.c is
- * the only file that includes <confuse.h>).
+ * with conf_ldapsec.c the only file that includes <confuse.h>).
  *
  * Every option is a row of the table in opts.h. Precedence is built-in
  * defaults < this file < module arguments or command-line options: a

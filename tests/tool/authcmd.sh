@@ -6,19 +6,11 @@
 # test runs in a private mount namespace (unshare -m) with a tmpfs of
 # mode 0755 on /mnt, which vanishes with it; nothing outside changes.
 # Needs root (the namespace; the command runs as nobody).
-if [ -z "${PU_AUTHCMD_NS:-}" ] && [ "$(id -u)" = 0 ] &&
-    command -v unshare >/dev/null 2>&1 && [ -d /mnt ] &&
-    unshare -m --propagation private true 2>/dev/null; then
-	PU_AUTHCMD_NS=1 exec unshare -m --propagation private sh "$0" "$@"
-fi
+. "${top_srcdir:-.}/tests/tool/nsexec.lib"
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 
 need_module "the command runs as another user"
-if [ -z "${PU_AUTHCMD_NS:-}" ] ||
-    ! mount -t tmpfs -o mode=755 pu-authcmd /mnt; then
-	echo "1..0 # SKIP no private mount namespace with a tmpfs on /mnt"
-	exit 0
-fi
+mnt_tmpfs pu-authcmd
 NOBODY=$(id -u nobody) || { echo "1..0 # SKIP no user nobody"; exit 0; }
 
 token t --ctap2 2.0 --pin 1111 --presence now ||
@@ -119,17 +111,6 @@ login() {
 	ST=$?
 }
 AC="authcmd_user=nobody"
-# result ERR: the module's result, from its debug log.
-result() { grep -q "result $1:" "$WORK/debug.log"; }
-show() { sed 's/^/# /' "$WORK/debug.log" "$WORK/pam.out" "$@"; }
-# okshow STATUS NAME [FILE...]: ok, and the logs (and FILEs) on failure.
-okshow() {
-	st=$1
-	name=$2
-	shift 2
-	ok "$st" "$name"
-	[ "$st" -eq 0 ] || show "$@"
-}
 
 login "[authcmd=/mnt/bin/cmd %u line]" $AC
 [ $ST -eq 0 ] && result ERR_OK

@@ -54,11 +54,29 @@ expect 0 "-t es256 (any case) is accepted"
 for opt in "-t FOO" "-c 0" "-c 4" "--cred-protect x" "-c 3" "-r -c 2" \
     --bogus "--timeout x" "--format x" "--format=passkey --add" \
     "--format passkey -P" "--format passkey -n" "--format=passkey --list" \
-    "--remove 0" "--add --list" "-n --add" "extra"; do
+    "--remove 0" "--add --list" "-n --add" "extra" "--format=ldif" \
+    "--dn=uid=a" "--attribute=passkey" "--format=ldif --dn=" \
+    "--format=ldif --dn=uid=a --attribute=a;binary" \
+    "--format=ldif --dn=uid=a --add" "--format ldif --dn uid=a -P"; do
 	run $DEV -u alice $opt
 	[ "$RC" -eq 2 ] && [ ! -s "$WORK/out" ]
 	ok $? "'$opt' is a usage error (exit 2, stdout empty)"
 done
+# --format=ldif: the passkey: value in a change of the entry; a DN
+# that is not a SAFE-STRING goes in base64 (RFC 2849).
+run $DEV -u alice --format=ldif --dn 'uid=alice,ou=people,dc=example'
+expect 0 "--format=ldif prints an LDIF change"
+sed -n 1,3p "$WORK/out" | tr '\n' '|' | grep -qx \
+    'dn: uid=alice,ou=people,dc=example|changetype: modify|add: passkey|' &&
+    sed -n 4p "$WORK/out" |
+    grep -Eqx 'passkey: passkey:[A-Za-z0-9+/]+=*,[A-Za-z0-9+/]+=*' &&
+    [ "$(sed -n '5,$p' "$WORK/out")" = "-" ]
+ok $? "--format=ldif: dn, changetype, add, the passkey: value, '-'"
+run $DEV -u alice --format=ldif --dn 'uid=jö,dc=x' --attribute ipaPassKey
+[ "$RC" -eq 0 ] && [ "$(sed -n 's/^dn:: //p' "$WORK/out" | base64 -d)" = \
+    'uid=jö,dc=x' ] && grep -q '^add: ipaPassKey$' "$WORK/out" &&
+    grep -q '^ipaPassKey: passkey:' "$WORK/out"
+ok $? "--format=ldif: a non-ASCII DN in base64, --attribute named"
 run $DEV -u alice -c 3
 grep -q -- '-c 3 needs -N or -V' "$WORK/err"
 ok $? "-c 3 without -N or -V: the credential would be hidden, said so"

@@ -140,6 +140,28 @@ need_module() {
 	fi
 }
 
+# mnt_tmpfs NAME: a tmpfs of mode 0755 named NAME on /mnt, in the private
+# mount namespace of nsexec.lib; the whole test is skipped without one.
+mnt_tmpfs() {
+	if [ -z "${PU_NS:-}" ] || ! mount -t tmpfs -o mode=755 "$1" /mnt; then
+		echo "1..0 # SKIP no private mount namespace with a tmpfs on /mnt"
+		exit 0
+	fi
+}
+
+# For the module's tests (debug_file=$WORK/debug.log, pamtester's output
+# in $WORK/pam.out). result ERR: the module's result, from its debug log.
+result() { grep -q "result $1:" "$WORK/debug.log"; }
+show() { sed 's/^/# /' "$WORK/debug.log" "$WORK/pam.out" "$@"; }
+# okshow STATUS NAME [FILE...]: ok, and the logs (and FILEs) on failure.
+okshow() {
+	st=$1
+	name=$2
+	shift 2
+	ok "$st" "$name"
+	[ "$st" -eq 0 ] || show "$@"
+}
+
 done_testing() {
 	echo "1..$TAP_N"
 	[ "$TAP_FAILED" -eq 0 ]

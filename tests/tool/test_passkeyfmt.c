@@ -71,4 +71,74 @@ test_refused(void)
 	T_EQ_ERR(tool_passkey_value(&c, NULL), ERR_INVAL);
 }
 
-TEST_MAIN(TEST(test_round_trip), TEST(test_refused))
+#define VAL "passkey:AAEC,MFkw"
+
+static void
+ldif_is(const char *dn, const char *attr, const char *want)
+{
+	char *out = NULL;
+
+	T_EQ_ERR(tool_ldif_change(dn, attr, VAL, &out), ERR_OK);
+	if (out != NULL)
+		T_EQ_STR(out, want);
+	free(out);
+}
+
+/* A plain DN as it is; one that is not a SAFE-STRING (RFC 2849) in
+ * base64 after "dn::"; the value under the attribute, the change ended
+ * by "-". */
+static void
+test_ldif(void)
+{
+	ldif_is("uid=alice,ou=people,dc=example,dc=org", "passkey",
+	    "dn: uid=alice,ou=people,dc=example,dc=org\n"
+	    "changetype: modify\nadd: passkey\npasskey: " VAL "\n-\n");
+	ldif_is("uid=j\xc3\xb6,dc=x", "ipaPassKey",
+	    "dn:: dWlkPWrDtixkYz14\n"
+	    "changetype: modify\nadd: ipaPassKey\nipaPassKey: " VAL "\n-\n");
+	ldif_is(" uid=a", "passkey",
+	    "dn:: IHVpZD1h\nchangetype: modify\nadd: passkey\npasskey: " VAL
+	    "\n-\n");
+	ldif_is(":uid=a", "a-b1",
+	    "dn:: OnVpZD1h\nchangetype: modify\n"
+	    "add: a-b1\na-b1: " VAL "\n-\n");
+	ldif_is("uid=a ", "1.3.6.1",
+	    "dn:: dWlkPWEg\nchangetype: modify\n"
+	    "add: 1.3.6.1\n1.3.6.1: " VAL "\n-\n");
+	ldif_is("uid=a\nb", "passkey",
+	    "dn:: dWlkPWEKYg==\nchangetype: modify\nadd: passkey\n"
+	    "passkey: " VAL "\n-\n");
+}
+
+/* What cannot be written: no DN, an attribute that is no LDAP name (or
+ * one with options), a value that is not a SAFE-STRING. */
+static void
+test_ldif_refused(void)
+{
+	static const char *bad_attr[] = {"", "1abc", "-a", "a b", "a;binary",
+	    "pass:key", "a_b", "1..2", "1.2.", "j\xc3\xb6",
+	    "a234567890123456789012345678901234567890123456789012345678901234"
+	    "5"};
+	char *out = (char *)1;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_attr) / sizeof(bad_attr[0]); i++) {
+		T_EQ_ERR(tool_ldif_change("uid=a", bad_attr[i], VAL, &out),
+		    ERR_INVAL);
+		T_TRUE(out == NULL);
+	}
+	T_EQ_ERR(tool_ldif_change("", "passkey", VAL, &out), ERR_INVAL);
+	T_EQ_ERR(tool_ldif_change(NULL, "passkey", VAL, &out), ERR_INVAL);
+	T_EQ_ERR(tool_ldif_change("uid=a", NULL, VAL, &out), ERR_INVAL);
+	T_EQ_ERR(tool_ldif_change("uid=a", "passkey", "", &out), ERR_INVAL);
+	T_EQ_ERR(tool_ldif_change("uid=a", "passkey", "a\nb", &out), ERR_INVAL);
+	T_EQ_ERR(tool_ldif_change("uid=a", "passkey", ":x", &out), ERR_INVAL);
+	T_EQ_ERR(tool_ldif_change("uid=a", "passkey", "<x", &out), ERR_INVAL);
+	T_EQ_ERR(
+	    tool_ldif_change("uid=a", "passkey", "x\xc3", &out), ERR_INVAL);
+	T_TRUE(out == NULL);
+	T_EQ_ERR(tool_ldif_change("uid=a", "passkey", VAL, NULL), ERR_INVAL);
+}
+
+TEST_MAIN(TEST(test_round_trip), TEST(test_refused), TEST(test_ldif),
+    TEST(test_ldif_refused))

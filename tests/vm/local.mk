@@ -8,5 +8,6 @@ EXTRA_DIST += tests/vm/README tests/vm/run.sh tests/vm/boot.sh \
 	tests/vm/guest/45-fido2.sh tests/vm/guest/ptyrun.py \
 	tests/vm/guest/50-interop.sh tests/vm/guest/60-timing.sh \
 	tests/vm/guest/70-libu2fhost.sh tests/vm/guest/80-faults.sh \
-	tests/vm/guest/90-manual.sh \
+	tests/vm/guest/90-manual.sh tests/vm/guest/35-multikey.sh \
+	tests/vm/guest/55-interop2.sh tests/vm/guest/57-ldap.sh \
 	tests/vm/guest/deb.sh tests/vm/guest/byhand.sh
