@@ -4,7 +4,8 @@
 #   auth       one touch across devices; manual mode
 #   device     a device = transport + protocol; opening many in threads
 #   proto      authenticator protocols (U2F) behind one interface
-#   transport  moving messages: CTAPHID, hidraw, unix:, libu2f-host
+#   transport  moving messages: CTAPHID, hidraw, unix:, libu2f-host,
+#              PC/SC (ISO 7816 APDUs)
 #   crypto     the only OpenSSL user          (a leaf over base)
 #   mapping    credential sources: mapping files, OpenSSH keys (leaf)
 #   conf       every option, the config file  (leaf)
@@ -23,7 +24,8 @@ common_libcommon_la_LIBADD = common/auth/libauth.la \
 	common/transport/libtransport.la common/conf/libconf.la \
 	common/mapping/libmapping.la common/crypto/libcrypto.la \
 	common/base/libbase.la \
-	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) -lpthread
+	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) \
+	$(PCSCLITE_LIBS) -lpthread
 
 common_base_libbase_la_SOURCES = \
 	common/base/err.c common/base/err.h \
@@ -75,8 +77,11 @@ common_transport_libtransport_la_SOURCES = \
 	common/transport/hidraw.h \
 	common/transport/hidraw_node.c common/transport/hidraw_node.h \
 	common/transport/unixdev.c common/transport/unixdev.h \
-	common/transport/unixpath.c common/transport/unixpath.h
-common_transport_libtransport_la_CFLAGS = $(AM_CFLAGS) $(LIBU2FHOST_CFLAGS)
+	common/transport/unixpath.c common/transport/unixpath.h \
+	common/transport/apdu.c common/transport/apdu.h \
+	common/transport/pcsc.h
+common_transport_libtransport_la_CFLAGS = $(AM_CFLAGS) $(LIBU2FHOST_CFLAGS) \
+	$(PCSCLITE_CFLAGS)
 # The optional libu2f-host transport backend (--with-libu2f-host).
 if WITH_LIBU2F_HOST
 common_transport_libtransport_la_SOURCES += common/transport/u2fh.c \
@@ -84,6 +89,13 @@ common_transport_libtransport_la_SOURCES += common/transport/u2fh.c \
 	common/transport/u2fh_int.h
 else
 common_transport_libtransport_la_SOURCES += common/transport/u2fh_none.c
+endif
+# The optional PC/SC transport (--with-pcsclite).
+if WITH_PCSCLITE
+common_transport_libtransport_la_SOURCES += common/transport/pcsc.c \
+	common/transport/pcsc_job.c common/transport/pcsc_job.h
+else
+common_transport_libtransport_la_SOURCES += common/transport/pcsc_none.c
 endif
 
 common_proto_libproto_la_SOURCES = \

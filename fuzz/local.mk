@@ -7,7 +7,7 @@
 EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 	fuzz/crashes-found
 
-FUZZ_HARNESSES = fuzz/fuzz_args fuzz/fuzz_attest fuzz/fuzz_authfile fuzz/fuzz_authscan \
+FUZZ_HARNESSES = fuzz/fuzz_apdu fuzz/fuzz_args fuzz/fuzz_attest fuzz/fuzz_authfile fuzz/fuzz_authscan \
 	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_ctap2 fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
 	fuzz/fuzz_manual fuzz/fuzz_passkey fuzz/fuzz_sshkey fuzz/fuzz_u2f
 
@@ -22,12 +22,13 @@ endif
 FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/fuzz \
 	-I$(top_srcdir)/tests
 FUZZ_ALL_CFLAGS = $(WARN_CFLAGS) $(FUZZ_CFLAGS) $(LIBCRYPTO_CFLAGS) \
-	$(LIBCONFUSE_CFLAGS)
+	$(LIBCONFUSE_CFLAGS) $(PCSCLITE_CFLAGS)
 FUZZ_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
 	-Wl,--wrap=reallocarray,--wrap=strdup,--wrap=strndup \
 	-Wl,--wrap=nanosleep,--wrap=clock_gettime
 FUZZ_LDADD = fuzz/libfuzzsupport.la fuzz/libfuzzcommon.la \
-	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) -lpthread
+	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) \
+	$(PCSCLITE_LIBS) -lpthread
 
 fuzz_libfuzzcommon_la_SOURCES = $(COMMON_SOURCES) \
 	pam_u2f/args.c pam_u2f/args.h
@@ -41,6 +42,12 @@ fuzz_libfuzzsupport_la_SOURCES = fuzz/fuzz.c fuzz/fuzz.h \
 	fuzz/manualkat.c fuzz/manualkat.h
 fuzz_libfuzzsupport_la_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_libfuzzsupport_la_CFLAGS = $(FUZZ_ALL_CFLAGS)
+
+fuzz_fuzz_apdu_SOURCES = fuzz/fuzz_apdu.c
+fuzz_fuzz_apdu_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_apdu_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_apdu_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_apdu_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_args_SOURCES = fuzz/fuzz_args.c
 fuzz_fuzz_args_CPPFLAGS = $(FUZZ_CPPFLAGS)

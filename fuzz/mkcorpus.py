@@ -480,7 +480,38 @@ def ctap2():
     write("ctap2", "ga_rk", b"\x01" + ga5)
 
 
+def rsp(data, sw):
+    """One scripted response APDU for fuzz_apdu: length byte, data, SW."""
+    r = data + struct.pack(">H", sw)
+    return bytes([len(r)]) + r
+
+
+def apdu():
+    # op 0: SELECT
+    write("apdu", "select_u2f", b"\x00" + rsp(b"U2F_V2", 0x9000))
+    write("apdu", "select_fido2", b"\x00" + rsp(b"FIDO_2_0", 0x9000))
+    write("apdu", "select_absent", b"\x00" + rsp(b"", 0x6a82))
+    # op 1: a CTAP2 request, polled through 9100, a reply in two parts
+    write("apdu", "cbor_poll", b"\x01" + rsp(b"\x01", 0x9100) +
+          rsp(b"\x02", 0x9100) + rsp(b"\x00\xa1", 0x9000))
+    write("apdu", "cbor_61xx", b"\x01" + rsp(b"\x00" + b"\x55" * 200, 0x6105)
+          + rsp(b"\x66" * 5, 0x9000))
+    for sw in (0x6700, 0x6985, 0x6d00, 0x6e00, 0x6a82, 0x6f00):
+        write("apdu", "cbor_sw_%04x" % sw, b"\x01" + rsp(b"", sw))
+    # op 2: U2F, touch needed then a reply
+    write("apdu", "u2f_presence", b"\x02" + rsp(b"", 0x6985))
+    write("apdu", "u2f_reply", b"\x02" + rsp(b"\x01" * 60, 0x9000))
+    # op 3: a chained request
+    write("apdu", "chained", b"\x03" + rsp(b"", 0x9000) + rsp(b"", 0x9000)
+          + rsp(b"\x00", 0x9000))
+    # op 4: the command parser
+    write("apdu", "cmd_short", b"\x04" + b"\x00\x01\x02\x03\x02\xaa\xbb\x00")
+    write("apdu", "cmd_ext", b"\x04" + b"\x00\x02\x03\x00\x00\x00\x02"
+          b"\xaa\xbb\x00\x00")
+
+
 def main():
+    apdu()
     ctap2()
     cbor()
     attest()

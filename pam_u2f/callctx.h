@@ -30,6 +30,7 @@ struct call {
 	char *pending; /* authpending file we created, or NULL */
 	int cue_err;   /* the cue could not be shown */
 	bool waited;   /* the wait for the touch began (after the cue) */
+	bool tap;      /* a key on a reader is there: "touch or tap" */
 };
 
 #endif

@@ -81,10 +81,15 @@ touch_cue(void *arg)
 {
 	struct call *c = arg;
 
+	const char *cue = c->opt.cue_prompt;
+
 	c->waited = true;
 	pending_create(c);
-	if (c->opt.cue &&
-	    converse_show(c->pamh, PAM_TEXT_INFO, c->opt.cue_prompt) != ERR_OK)
+	/* The default cue says "tap" too when a key is on a reader; a
+	 * configured one is shown as it is. */
+	if (c->tap && strcmp(cue, CONF_CUE_DEFAULT) == 0)
+		cue = CONF_CUE_TAP;
+	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
 		c->cue_err = ERR_CANCELLED;
 }
 
@@ -145,6 +150,7 @@ touch_run(struct call *c)
 	req.log = &c->dbg.log;
 	req.cue = touch_cue;
 	req.cue_arg = c;
+	c->tap = dev_any_tap(devs, ndevs);
 	r = auth_run(devs, ndevs, &req, &res);
 	pending_remove(c);
 	if (c->cue_err != ERR_OK) {

@@ -1,5 +1,5 @@
 # Unit tests: one program per common/ file, TAP output via tests/test.h.
-EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib
+EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib tests/pcsc.lib
 
 # The layers of common/ point one way (every #include read; no cycle).
 dist_check_SCRIPTS += tests/layers.sh

@@ -3,7 +3,8 @@
 # "N passed, N failed". Stages (default all): gcc asan distcheck format
 # u2fhost analyze fuzz vm deb (gcc, asan and fuzz are configured with
 # --enable-direct-verify, so that both signature checkers run, each against
-# the other; u2fhost: the --with-libu2f-host configuration with the default
+# the other; gcc and asan also with --with-pcsclite, the PC/SC
+# transport; u2fhost: the --with-libu2f-host configuration with the default
 # EVP signature checks, so that every test also runs with them; also the
 # build whose tests/devcheck the vm group 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
@@ -44,7 +45,7 @@ one() {	# count one pass/fail for a named step
 
 slow_first() {	# the test list, the longest-running ones first (make -j
 	# starts them in order; one started last would be the tail)
-	local t slow="tests/tool/multikey.sh tests/tool/resident.sh
+	local t slow="tests/tool/nfc.sh tests/tool/multikey.sh tests/tool/resident.sh
 	    tests/hostile/test_hostile tests/layers.sh tests/tool/authcmd.sh
 	    tests/tool/race.sh tests/tool/ctap2.sh tests/hostile/test_pam_hostile"
 	for t in $slow; do
@@ -105,7 +106,7 @@ log "autogen"
 for s in $stages; do
 	case $s in
 	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
-	    --with-ldap ;;
+		--with-pcsclite --with-ldap ;;
 	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror \
 	    --with-ldap ;;
 	asan)
@@ -114,7 +115,7 @@ for s in $stages; do
 		# --with-libu2f-host: its buffer work-around is only
 		# checked under ASan (tests/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
-		    --enable-direct-verify --with-ldap \
+		    --enable-direct-verify --with-pcsclite --with-ldap \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"
 		unset ASAN_OPTIONS UBSAN_OPTIONS ;;

@@ -346,15 +346,17 @@ t_devices(void)
 	struct conf c;
 	char err[ERRLEN];
 
-	T_EQ_ERR(parse("devices = {\n  \"/dev/hidraw1\",\n  unix:/tmp/s\n}\n"
-		       "devices += { /dev/hidraw9 }\n",
-		     &c, err),
+	T_EQ_ERR(
+	    parse("devices = {\n  \"/dev/hidraw1\",\n  unix:/tmp/s\n}\n"
+		  "devices += { /dev/hidraw9, \"pcsc:Virtual PCD 00 00\" }\n",
+		&c, err),
 	    ERR_OK);
-	T_EQ_INT(c.ndevices, 3);
-	if (c.ndevices == 3) {
+	T_EQ_INT(c.ndevices, 4);
+	if (c.ndevices == 4) {
 		T_EQ_STR(c.devices[0], "/dev/hidraw1");
 		T_EQ_STR(c.devices[1], "unix:/tmp/s");
 		T_EQ_STR(c.devices[2], "/dev/hidraw9");
+		T_EQ_STR(c.devices[3], "pcsc:Virtual PCD 00 00");
 	}
 	conf_free(&c);
 	/* An empty list sets nothing. */
@@ -367,22 +369,20 @@ t_devices(void)
 static void
 t_bad_device(void)
 {
+#define BADDEV " is not a /dev/ path, a unix:/ socket path or a pcsc: reader"
 	expect_error("devices = {\n  \"/dev/hidraw1\",\n  \"/tmp/x\"\n}\n",
-	    ERR_CONFIG,
-	    NAME ":3: devices: \"/tmp/x\" is not a /dev/ path "
-		 "or a unix:/ socket path");
+	    ERR_CONFIG, NAME ":3: devices: \"/tmp/x\"" BADDEV);
 	expect_error("devices = { \"unix:relative\" }\n", ERR_CONFIG,
-	    NAME ":1: devices: \"unix:relative\" is not a /dev/ path or a "
-		 "unix:/ socket path");
+	    NAME ":1: devices: \"unix:relative\"" BADDEV);
 	expect_error("devices = { \"/dev/\" }\n", ERR_CONFIG,
-	    NAME ":1: devices: \"/dev/\" is not a /dev/ path or a unix:/ "
-		 "socket path");
+	    NAME ":1: devices: \"/dev/\"" BADDEV);
 	expect_error("devices = { \"unix:/\" }\n", ERR_CONFIG,
-	    NAME ":1: devices: \"unix:/\" is not a /dev/ path or a unix:/ "
-		 "socket path");
+	    NAME ":1: devices: \"unix:/\"" BADDEV);
+	expect_error("devices = { \"pcsc:\" }\n", ERR_CONFIG,
+	    NAME ":1: devices: \"pcsc:\"" BADDEV);
 	expect_error("devices = { \"\" }\n", ERR_CONFIG,
-	    NAME ":1: devices: \"\" is not a /dev/ path or a unix:/ socket "
-		 "path");
+	    NAME ":1: devices: \"\"" BADDEV);
+#undef BADDEV
 }
 
 /* "devices = {/dev/h0,/dev/h1,...}" with n entries; caller frees. */

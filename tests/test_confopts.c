@@ -76,8 +76,8 @@ t_set_list(void)
 		     "/dev/hidraw1,relative", why, WHY),
 	    ERR_CONFIG);
 	T_EQ_STR(why,
-	    "devices: \"relative\" is not a /dev/ path or a unix:/ "
-	    "socket path");
+	    "devices: \"relative\" is not a /dev/ path, a unix:/ "
+	    "socket path or a pcsc: reader");
 	T_TRUE(c.devices == NULL && c.ndevices == 0 && c.set == 0);
 	T_EQ_ERR(conf_opt_set(&c, CONF_DEVICES, CONF_SRC_ARG,
 		     "/dev/hidraw1,unix:/run/t", why, WHY),

@@ -327,8 +327,8 @@ t_bare_flags(void)
 	expect_error("\ncue cue\n", ERR_CONFIG,
 	    NAME ":2: missing equal sign after option 'cue'");
 	expect_error("devices = {\n cue\n}\n", ERR_CONFIG,
-	    NAME ":2: devices: \"cue\" is not a /dev/ path or a unix:/ "
-		 "socket path");
+	    NAME ":2: devices: \"cue\" is not a /dev/ path, a unix:/ "
+		 "socket path or a pcsc: reader");
 	T_EQ_ERR(parse("prompt = 'a\ncue\n'\n", &c, err), ERR_CONFIG);
 	T_EQ_STR(err,
 	    NAME ":3: prompt: \"a?cue?\" contains a control "

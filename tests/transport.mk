@@ -32,3 +32,12 @@ tests_test_unixpath_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_test_unixdev_SOURCES = tests/test_unixdev.c tests/test.h
 tests_test_unixdev_LDADD = tests/libfakehid.la common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
+
+# The ISO 7816 framing of FIDO messages (apdu.c) over a scripted card
+# (tests/fakecard.c), on the virtual clock of tests/vclock.c.
+check_PROGRAMS += tests/test_apdu
+TESTS += tests/test_apdu
+tests_test_apdu_SOURCES = tests/test_apdu.c tests/fakecard.c \
+	tests/fakecard.h tests/test.h tests/vclock.c tests/vclock.h
+tests_test_apdu_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_test_apdu_LDFLAGS = -Wl,--wrap=clock_gettime,--wrap=nanosleep

@@ -10,12 +10,18 @@
 #include "base/err.h"
 #include "tool.h"
 
+struct cue_arg {
+	const struct tool_opts *o;
+	bool tap; /* a key on a reader: "touch or tap" */
+};
+
 static void
 cue(void *arg)
 {
-	const struct tool_opts *o = arg;
+	const struct cue_arg *a = arg;
 
-	tool_msg("touch the security key to authenticate %s", o->user);
+	tool_msg("%s the security key to authenticate %s",
+	    a->tap ? "touch or tap" : "touch", a->o->user);
 }
 
 static int
@@ -26,6 +32,7 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	struct auth_req req;
 	struct auth_result res;
 	struct dev **devs = NULL;
+	struct cue_arg ca = {o, false};
 	size_t ndevs = 0;
 	int r;
 
@@ -45,7 +52,8 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	req.timeout_ms = o->cf.timeout * 1000;
 	req.log = o->lg;
 	req.cue = cue;
-	req.cue_arg = (void *)(uintptr_t)o;
+	ca.tap = dev_any_tap(devs, ndevs);
+	req.cue_arg = &ca;
 	r = auth_run(devs, ndevs, &req, &res);
 	if (r == ERR_OK)
 		printf("ok: credential %zu on %s\n", res.cred_index + 1,

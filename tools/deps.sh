@@ -5,10 +5,10 @@
 set -eu
 
 build="autoconf automake libtool pkg-config make gcc libc6-dev
-	libpam0g-dev libssl-dev libconfuse-dev libldap-dev"
+	libpam0g-dev libssl-dev libconfuse-dev libldap-dev libpcsclite-dev"
 test="clang python3-cryptography-vectors python3-fido2 libclang-rt-14-dev libu2f-host-dev mandoc libpam-wrapper libnss-wrapper
 	pamtester valgrind python3 xz-utils clang-tools cppcheck
-	slapd ldap-utils openssl"
+	slapd ldap-utils openssl pcscd vsmartcard-vpcd python3-pyscard"
 vm="qemu-system-x86 busybox-static sudo fido2-tools u2f-host libpam-u2f
 	pamu2fcfg openssh-client cpio kmod u2f-server pamtester xz-utils"
 bench="hyperfine valgrind libpam-u2f pamu2fcfg time slapd ldap-utils openssl"

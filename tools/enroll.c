@@ -308,7 +308,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
 	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK)
 		goto fail;
-	tool_msg("touch the security key to register it for %s", o->user);
+	tool_msg("%s the security key to register it for %s",
+	    dev_any_tap(devs, n) ? "touch or tap" : "touch", o->user);
 	deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
 	/* A key serves one client at a time: while it is busy, or while
 	 * other clients' traffic stalls ours, try again until the deadline. */

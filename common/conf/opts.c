@@ -194,9 +194,11 @@ opt_str_problem(const struct conf_opt *d, enum conf_src src, const char *v)
 		return "is not \"stderr\", \"syslog\" or an absolute path";
 	case CONF_CK_DEVICE:
 		if ((strncmp(v, "/dev/", 5) == 0 && len > 5) ||
-		    (strncmp(v, "unix:/", 6) == 0 && len > 6))
+		    (strncmp(v, "unix:/", 6) == 0 && len > 6) ||
+		    (strncmp(v, "pcsc:", 5) == 0 && len > 5))
 			return NULL;
-		return "is not a /dev/ path or a unix:/ socket path";
+		return "is not a /dev/ path, a unix:/ socket path or a pcsc: "
+		       "reader";
 	case CONF_CK_COMMAND:
 		return v[0] == '/' ? NULL
 				   : "is not an absolute path (and arguments)";

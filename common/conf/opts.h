@@ -61,6 +61,8 @@
 #define CONF_MAX_DEVICES_DEFAULT 24 /* as pam-u2f */
 #define CONF_PROMPT_DEFAULT "Insert your U2F device, then press ENTER."
 #define CONF_CUE_DEFAULT "Please touch the device."
+/* The default cue when a key on a reader (PC/SC) is among the keys. */
+#define CONF_CUE_TAP "Please touch or tap the device."
 
 /* clang-format off */
 #define CONF_OPTIONS(X)                                                        \

@@ -209,6 +209,18 @@ dev_wake_at(const struct dev *d)
 }
 
 bool
+dev_any_tap(struct dev *const *devs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (devs[i] != NULL && xport_is_pcsc(xport_path(devs[i]->x)))
+			return true;
+	}
+	return false;
+}
+
+bool
 dev_wants_touch(const struct dev *d)
 {
 	return d->proto->wants_touch(&d->ctx);

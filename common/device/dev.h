@@ -82,6 +82,8 @@ void dev_cancel(struct dev *d);
  * on input). */
 int dev_fd(const struct dev *d);
 int64_t dev_wake_at(const struct dev *d);
+/* Is any of the devices a key on a reader (PC/SC: "touch or tap")? */
+bool dev_any_tap(struct dev *const *devs, size_t n);
 /* Is the device waiting for a touch now? */
 bool dev_wants_touch(const struct dev *d);
 /* The PIN gate (proto.h): false / ERR_UNSUPPORTED for protocols

@@ -146,8 +146,8 @@ c2_wake_at(const struct proto_ctx *c)
 
 	if (st->op == C2_OP_NONE || !st->in_flight)
 		return INT64_MAX;
-	if (xport_fd(c->x) < 0) /* its reply comes within xport_recv */
-		return st->sent_at;
+	if (xport_fd(c->x) < 0) /* the transport says, or at once */
+		return xport_wake_at(c->x, st->sent_at);
 	return st->alive_at + C2_STALL_MS;
 }
 

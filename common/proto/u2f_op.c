@@ -177,8 +177,8 @@ u2f_wake_at(const struct proto_ctx *c)
 		return INT64_MAX;
 	if (!st->in_flight)
 		return st->next_send;
-	if (xport_fd(c->x) < 0) /* its reply comes within xport_recv */
-		return st->sent_at;
+	if (xport_fd(c->x) < 0) /* the transport says, or at once */
+		return xport_wake_at(c->x, st->sent_at);
 	last = st->alive_at > st->sent_at ? st->alive_at : st->sent_at;
 	return last + U2F_STALL_MS;
 }

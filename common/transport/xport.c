@@ -21,10 +21,24 @@ hid_io_for(const char *path)
 	return &hidraw_io;
 }
 
+bool
+xport_is_pcsc(const char *path)
+{
+	return path != NULL &&
+	    strncmp(path, XPORT_PCSC_PREFIX, strlen(XPORT_PCSC_PREFIX)) == 0;
+}
+
+/* hidraw devices, then PC/SC readers (a failed PC/SC discovery leaves
+ * the hidraw devices found). */
 int
 xport_discover(struct xport_info **list, size_t *n)
 {
-	return hidraw_discover(list, n);
+	int r;
+
+	if ((r = hidraw_discover(list, n)) != ERR_OK)
+		return r;
+	(void)xport_pcsc_discover(list, n);
+	return ERR_OK;
 }
 
 int
@@ -123,6 +137,8 @@ int
 xport_open(const struct xport_info *info, const struct log *lg, int ms,
     struct xport **out)
 {
+	if (xport_is_pcsc(info->path))
+		return xport_pcsc_open(info->path, lg, ms, out);
 	return xport_open_sized(hid_io_for(info->path), info->path,
 	    info->report_in, info->report_out, lg, ms, out);
 }
@@ -131,6 +147,8 @@ int
 xport_open_path(
     const char *path, const struct log *lg, int ms, struct xport **out)
 {
+	if (xport_is_pcsc(path))
+		return xport_pcsc_open(path, lg, ms, out);
 	return xport_open_sized(hid_io_for(path), path, 0, 0, lg, ms, out);
 }
 
@@ -186,6 +204,12 @@ xport_fd(const struct xport *x)
 	return x->ops->fd(x);
 }
 
+int64_t
+xport_wake_at(const struct xport *x, int64_t dflt)
+{
+	return x->ops->wake_at != NULL ? x->ops->wake_at(x) : dflt;
+}
+
 uint8_t
 xport_caps(const struct xport *x)
 {
@@ -212,4 +236,6 @@ xport_set_log(struct xport *x, const struct log *lg)
 	x->log = lg;
 	if (x->ops == &xport_native && ch != NULL)
 		ch->log = lg;
+	if (x->ops->set_log != NULL && x->state != NULL)
+		x->ops->set_log(x, lg);
 }

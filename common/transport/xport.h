@@ -6,6 +6,7 @@
 #ifndef PU_XPORT_H
 #define PU_XPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,11 +29,12 @@
 
 struct xport;
 
-/* Find devices (hidraw through sysfs; unix: is never discovered). An
- * empty list is ERR_OK with *n = 0. */
+/* Find devices (hidraw through sysfs, then PC/SC readers holding a card
+ * when built --with-pcsclite; unix: is never discovered). An empty list
+ * is ERR_OK with *n = 0. */
 int xport_discover(struct xport_info **list, size_t *n);
 /* Open the device at a discovered path or a given one ("/dev/hidrawN",
- * "unix:/path"; report sizes 0 = 64) within ms. */
+ * "unix:/path", "pcsc:READER"; report sizes 0 = 64) within ms. */
 int xport_open(const struct xport_info *info, const struct log *lg, int ms,
     struct xport **out);
 int xport_open_path(
@@ -52,9 +54,14 @@ void xport_cancel(struct xport *x);
 /* The descriptor to poll(2) for input, or -1: a transport without one
  * delivers its reply in xport_recv itself. */
 int xport_fd(const struct xport *x);
+/* For a transport without a descriptor: when xport_recv has something
+ * to do (a reply waiting: a time in the past; the next poll of a PC/SC
+ * key), or dflt if the transport does not say (libu2f-host: its reply
+ * comes within xport_recv). */
+int64_t xport_wake_at(const struct xport *x, int64_t dflt);
 /* XPORT_CAP_* flags. */
 uint8_t xport_caps(const struct xport *x);
-/* "native" or "libu2f-host". */
+/* "native", "libu2f-host" or "pcsc". */
 const char *xport_name(const struct xport *x);
 const char *xport_path(const struct xport *x);
 /* Where the transport logs from now on (lg must outlive it). */
@@ -69,5 +76,21 @@ const char *xport_u2fh_version(void);
  * backend is not built. */
 int xport_u2fh_xports(
     size_t max, const struct log *lg, struct xport ***xs, size_t *n);
+
+/* The PC/SC transport (./configure --with-pcsclite; pcsc.c): a reader is
+ * XPORT_PCSC_PREFIX followed by its name as pcsc-lite lists it. */
+#define XPORT_PCSC_PREFIX "pcsc:"
+/* Was it built? */
+bool xport_pcsc_built(void);
+/* Is path a PC/SC reader's ("pcsc:READER")? */
+bool xport_is_pcsc(const char *path);
+/* Append the readers holding a card to *list (n entries, reallocated).
+ * No pcscd, no reader or no card is ERR_OK with nothing added. */
+int xport_pcsc_discover(struct xport_info **list, size_t *n);
+/* Open the reader at path: wait for its card (pcscd's card-presence
+ * event) and SELECT the FIDO applet, all within ms. ERR_UNSUPPORTED when
+ * the transport is not built. */
+int xport_pcsc_open(
+    const char *path, const struct log *lg, int ms, struct xport **out);
 
 #endif

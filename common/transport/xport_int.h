@@ -6,13 +6,18 @@
 #include "xport.h"
 
 struct xport_ops {
-	const char *name; /* "native", "libu2f-host" */
+	const char *name; /* "native", "libu2f-host", "pcsc" */
 	int (*send)(struct xport *, uint8_t kind, const uint8_t *msg,
 	    size_t len, int ms);
 	int (*recv)(struct xport *, uint8_t kind, uint8_t *buf, size_t cap,
 	    size_t *len, int ms, int *status);
 	void (*cancel)(struct xport *);
 	int (*fd)(const struct xport *);
+	/* Optional, for a transport without a descriptor: when its recv
+	 * has something to do (xport_wake_at). */
+	int64_t (*wake_at)(const struct xport *);
+	/* Optional: x->log changed (xport_set_log). */
+	void (*set_log)(struct xport *, const struct log *);
 	void (*close)(struct xport *); /* release x->state */
 };
 

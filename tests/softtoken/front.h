@@ -10,6 +10,8 @@
 
 struct front_socket;
 struct front_uhid;
+struct front_vpcd;
+struct token;
 
 /* Bind and listen on a SOCK_SEQPACKET socket at path (a stale socket is
  * unlinked first), with the given mode. Errors go to stderr. */
@@ -41,5 +43,16 @@ void front_uhid_send(void *arg, const uint8_t *report);
 int front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
     const sigset_t *sigmask, volatile sig_atomic_t *stop, int *ready_fd);
 void front_uhid_close(struct front_uhid **fup);
+
+/* The token as a contactless FIDO card (nfc_card.c) in vsmartcard's
+ * virtual reader: connect to vpcd at "HOST:PORT" (retried for up to 10 s
+ * while nothing listens there). tok is borrowed. */
+int front_vpcd_open(
+    struct front_vpcd **out, const char *hostport, struct token *tok);
+/* Serve until *stop is set, the reader closes the connection or the card
+ * leaves the field (fault card-remove): ERR_OK; else an error. */
+int front_vpcd_run(struct front_vpcd *fv, const sigset_t *sigmask,
+    volatile sig_atomic_t *stop);
+void front_vpcd_close(struct front_vpcd **fvp);
 
 #endif

@@ -8,7 +8,8 @@ tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/ctap2req.c tests/softtoken/ctap2op.c \
 	tests/softtoken/ctap2ga.c tests/softtoken/ctap2rk.c \
 	tests/softtoken/ctap2pin.c tests/softtoken/ctap2pinx.c \
-	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c
+	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c \
+	tests/softtoken/nfc_card.c tests/softtoken/nfc_card.h
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
@@ -16,7 +17,7 @@ tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
 check_PROGRAMS += tests/softtoken/softtoken
 tests_softtoken_softtoken_SOURCES = tests/softtoken/main.c \
 	tests/softtoken/front.h tests/softtoken/front_socket.c \
-	tests/softtoken/front_uhid.c
+	tests/softtoken/front_uhid.c tests/softtoken/front_vpcd.c
 tests_softtoken_softtoken_LDADD = tests/softtoken/libsofttoken.la
 
 check_PROGRAMS += tests/softtoken/test_token
@@ -33,6 +34,15 @@ tests_softtoken_test_tokhid_SOURCES = tests/softtoken/test_tokhid.c \
 	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
 tests_softtoken_test_tokhid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_tokhid_LDADD = tests/softtoken/libsofttoken.la \
+	$(LIBCRYPTO_LIBS)
+
+# The NFC card's APDUs (nfc_card.c), in memory.
+check_PROGRAMS += tests/softtoken/test_nfccard
+TESTS += tests/softtoken/test_nfccard
+tests_softtoken_test_nfccard_SOURCES = tests/softtoken/test_nfccard.c \
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
+tests_softtoken_test_nfccard_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+tests_softtoken_test_nfccard_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 TESTS += tests/softtoken/socket.sh
@@ -89,3 +99,9 @@ dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
 EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/peerlib.py \
 	tests/softtoken/peerrk.py \
 	tests/softtoken/sockhid.py
+
+# python3-fido2's CtapPcscDevice against the token as an NFC card (--vpcd)
+# in a private pcscd (tests/pcsc.lib).
+TESTS += tests/softtoken/peer_pcsc.sh
+dist_check_SCRIPTS += tests/softtoken/peer_pcsc.sh
+EXTRA_DIST += tests/softtoken/peer_pcsc.py

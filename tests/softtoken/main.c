@@ -22,6 +22,7 @@
 struct options {
 	const char *socket_path;
 	int uhid;
+	const char *vpcd;       /* --vpcd HOST:PORT */
 	enum front_rdesc rdesc; /* --rdesc, uhid only */
 	mode_t mode;
 	int keepalive;
@@ -48,7 +49,8 @@ usage(FILE *f)
 
 	fprintf(f,
 	    "usage: softtoken (--socket PATH [--mode OCTAL] |\n"
-	    "    --uhid [--rdesc fido|keyboard|report-ids])\n"
+	    "    --uhid [--rdesc fido|keyboard|report-ids] | --vpcd "
+	    "HOST:PORT)\n"
 	    "    [--presence now|never|after:MS] [--keepalive] [--probe-sign]\n"
 	    "    [--state FILE] [--log FILE [--log-time]] [--fault NAME]...\n"
 	    "    [--daemon] [--pidfile FILE]\n"
@@ -199,6 +201,9 @@ parse_one(int c, const char *arg, struct options *o)
 	case 'u':
 		o->uhid = 1;
 		return ERR_OK;
+	case 'C':
+		o->vpcd = arg;
+		return ERR_OK;
 	case 'R':
 		return parse_rdesc(arg, &o->rdesc);
 	case 'k':
@@ -265,6 +270,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"socket", required_argument, NULL, 's'},
 	    {"mode", required_argument, NULL, 'm'},
 	    {"uhid", no_argument, NULL, 'u'},
+	    {"vpcd", required_argument, NULL, 'C'},
 	    {"rdesc", required_argument, NULL, 'R'},
 	    {"presence", required_argument, NULL, 'p'},
 	    {"keepalive", no_argument, NULL, 'k'},
@@ -312,10 +318,11 @@ parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, "softtoken: --rdesc needs --uhid\n");
 		return ERR_INVAL;
 	}
-	if (optind != argc || (o->socket_path == NULL) == !o->uhid) {
+	if (optind != argc ||
+	    (o->socket_path != NULL) + o->uhid + (o->vpcd != NULL) != 1) {
 		fprintf(stderr,
-		    "softtoken: need exactly one of --socket "
-		    "PATH and --uhid, and no other arguments\n");
+		    "softtoken: need exactly one of --socket PATH, --uhid "
+		    "and --vpcd HOST:PORT, and no other arguments\n");
 		return ERR_INVAL;
 	}
 	return ERR_OK;
@@ -429,6 +436,16 @@ daemonize(const struct options *o, int *ready)
 	return ERR_OK;
 }
 
+/* --daemon: fork, the pipe to the waiting parent in *ready; else the
+ * --pidfile, if any. */
+static int
+detach(const struct options *o, int *ready)
+{
+	if (o->daemon)
+		return daemonize(o, ready);
+	return o->pidfile != NULL ? write_pidfile(o->pidfile) : ERR_OK;
+}
+
 static int
 serve_socket(
     const struct options *o, struct token *tok, const sigset_t *runmask)
@@ -439,10 +456,7 @@ serve_socket(
 
 	if ((r = front_socket_open(&fs, o->socket_path, o->mode)) != ERR_OK)
 		return r;
-	if (o->daemon && (r = daemonize(o, &ready)) != ERR_OK)
-		goto fail;
-	if (!o->daemon && o->pidfile != NULL &&
-	    (r = write_pidfile(o->pidfile)) != ERR_OK)
+	if ((r = detach(o, &ready)) != ERR_OK)
 		goto fail;
 	if ((r = ctaphid_dev_new(
 		 &dev, tok, o->keepalive, front_socket_send, fs)) != ERR_OK)
@@ -467,10 +481,7 @@ serve_uhid(const struct options *o, struct token *tok, const sigset_t *runmask)
 	if ((r = front_uhid_open(
 		 &fu, !(o->tc.faults & FAULT_BURST), o->rdesc)) != ERR_OK)
 		return r;
-	if (o->daemon && (r = daemonize(o, &ready)) != ERR_OK)
-		goto fail;
-	if (!o->daemon && o->pidfile != NULL &&
-	    (r = write_pidfile(o->pidfile)) != ERR_OK)
+	if ((r = detach(o, &ready)) != ERR_OK)
 		goto fail;
 	if ((r = ctaphid_dev_new(
 		 &dev, tok, o->keepalive, front_uhid_send, fu)) != ERR_OK)
@@ -482,6 +493,26 @@ fail:
 		close(ready);
 	ctaphid_dev_free(&dev);
 	front_uhid_close(&fu);
+	return r;
+}
+
+/* Ready (for --daemon) once connected to the reader. */
+static int
+serve_vpcd(const struct options *o, struct token *tok, const sigset_t *runmask)
+{
+	struct front_vpcd *fv = NULL;
+	int r, ready = -1;
+
+	if ((r = front_vpcd_open(&fv, o->vpcd, tok)) != ERR_OK)
+		return r;
+	if ((r = detach(o, &ready)) != ERR_OK)
+		goto fail;
+	signal_ready(&ready);
+	r = front_vpcd_run(fv, runmask, &got_signal);
+fail:
+	if (ready >= 0)
+		close(ready);
+	front_vpcd_close(&fv);
 	return r;
 }
 
@@ -514,8 +545,11 @@ main(int argc, char **argv)
 		    o.tc.state_path ? o.tc.state_path : "", err_str(r));
 		goto fail;
 	}
-	r = o.uhid ? serve_uhid(&o, tok, &runmask)
-		   : serve_socket(&o, tok, &runmask);
+	if (o.vpcd != NULL)
+		r = serve_vpcd(&o, tok, &runmask);
+	else
+		r = o.uhid ? serve_uhid(&o, tok, &runmask)
+			   : serve_socket(&o, tok, &runmask);
 	if (o.pidfile != NULL && r == ERR_OK)
 		unlink(o.pidfile);
 fail:

@@ -21,8 +21,9 @@ from fido2.ctap2.pin import ClientPin, PinProtocolV1, PinProtocolV2  # noqa: E40
 from fido2.hid import CAPABILITY, CTAPHID  # noqa: E402
 
 from peerlib import (ALGS, PERM, RP, USER, Tap, Token, assertion,  # noqa: E402
-                     catches, cdh, flags_of, make_cred, pin_token, uv_bit,
-                     uv_bit_only, verify_assertion, verify_att)
+                     catches, cdh, flags_of, make_cred, pin_token,
+                     run_scenarios, uv_bit, uv_bit_only, verify_assertion,
+                     verify_att)
 from peerrk import RK_SCENARIOS  # noqa: E402
 
 
@@ -481,23 +482,10 @@ def main():
         print("usage: peer_fido2.py SOFTTOKEN", file=sys.stderr)
         return 2
     t = Tap()
-    only = os.environ.get("PEER_ONLY", "").split()
     with tempfile.TemporaryDirectory(prefix="peer-fido2.") as d:
-        for name, opts, fn in SCENARIOS:
-            if only and name not in only:
-                continue
-            try:
-                tok = Token(sys.argv[1], d, name, opts)
-            except Exception as e:
-                t.ok(False, "softtoken %s starts" % " ".join(opts), e)
-                continue
-            try:
-                fn(t, tok)
-            except Exception as e:
-                t.ok(False, "%s: the checks ran to the end" % name,
-                     "%s: %s" % (type(e).__name__, e))
-            finally:
-                tok.stop()
+        run_scenarios(t, SCENARIOS,
+                      lambda name, opts: Token(sys.argv[1], d, name, opts),
+                      "softtoken")
     print("1..%d" % t.n)
     return 0
 

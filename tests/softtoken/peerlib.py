@@ -98,6 +98,27 @@ class Token:
             time.sleep(0.05)
 
 
+def run_scenarios(t, scenarios, start, what):
+    """Each (name, opts, fn) of scenarios (those in $PEER_ONLY if set):
+    fn(t, start(name, opts)), then stop() what start gave."""
+    only = os.environ.get("PEER_ONLY", "").split()
+    for name, opts, fn in scenarios:
+        if only and name not in only:
+            continue
+        try:
+            tok = start(name, opts)
+        except Exception as e:
+            t.ok(False, "%s %s starts" % (what, " ".join(opts)), e)
+            continue
+        try:
+            fn(t, tok)
+        except Exception as e:
+            t.ok(False, "%s: the checks ran to the end" % name,
+                 "%s: %s" % (type(e).__name__, e))
+        finally:
+            tok.stop()
+
+
 def cdh(tag):
     return hashlib.sha256(os.urandom(16) + tag.encode()).digest()
 

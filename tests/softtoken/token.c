@@ -38,7 +38,9 @@ static const char *const fault_names[] = {"wrong-cid", "short-init",
     "bad-signature", "wrong-signature", "presence-flag-clear",
     "counter-backwards", "cbor-garbage", "cbor-noncanonical",
     "cbor-wrong-status", "uv-lie", "uv-skip", "cbor-oversized",
-    "endless-processing", "getinfo-garbage", NULL};
+    "endless-processing", "getinfo-garbage", "card-stall", "card-bad-sw",
+    "card-truncated", "card-remove", "card-wrong-select", "card-endless-61",
+    NULL};
 
 const char *const *
 token_fault_names(void)

@@ -51,7 +51,14 @@ enum token_fault {
 	FAULT_UV_SKIP = 1u << 18,
 	FAULT_CBOR_OVERSIZED = 1u << 19,
 	FAULT_ENDLESS_PROCESSING = 1u << 20,
-	FAULT_GETINFO_GARBAGE = 1u << 21
+	FAULT_GETINFO_GARBAGE = 1u << 21,
+	/* NFC card faults (nfc_card.c, front_vpcd.c) */
+	FAULT_CARD_STALL = 1u << 22,
+	FAULT_CARD_BAD_SW = 1u << 23,
+	FAULT_CARD_TRUNCATED = 1u << 24,
+	FAULT_CARD_REMOVE = 1u << 25,
+	FAULT_CARD_WRONG_SELECT = 1u << 26,
+	FAULT_CARD_ENDLESS_61 = 1u << 27
 };
 
 /* --ctap2: which CTAP2 the token speaks (OFF: U2F only). */

@@ -1,0 +1,31 @@
+/* The PC/SC transport when it is not built (the default): no reader is
+ * found and "pcsc:" paths are refused. See pcsc.c for the real one. */
+#include "config.h"
+
+#include "base/err.h"
+#include "pcsc.h"
+
+bool
+xport_pcsc_built(void)
+{
+	return false;
+}
+
+int
+xport_pcsc_discover(struct xport_info **list, size_t *n)
+{
+	(void)list;
+	(void)n;
+	return ERR_OK;
+}
+
+int
+xport_pcsc_open(
+    const char *path, const struct log *lg, int ms, struct xport **out)
+{
+	(void)ms;
+	*out = NULL;
+	log_msg(lg, "%s: %s: built without PC/SC (--with-pcsclite)", __func__,
+	    path);
+	return ERR_UNSUPPORTED;
+}
