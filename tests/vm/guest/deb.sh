@@ -56,6 +56,20 @@ elif expect_ok "$name" apt-get install -y $debs; then
 	else
 		fail "$name"
 	fi
+	name="... built with PC/SC and LDAP: pam_u2f_ldap in /usr/libexec/pam_u2f"
+	if ldd "$OLDMOD" | grep -q 'libpcsclite' &&
+	    [ "$(stat -c '%U %a' /usr/libexec/pam_u2f/pam_u2f_ldap)" = "root 755" ] &&
+	    [ -f /usr/share/man/man8/pam_u2f_ldap.8.gz ]; then
+		/usr/libexec/pam_u2f/pam_u2f_ldap >"$OUT" 2>&1
+		if [ $? -eq 2 ] && grep -q 'usage: pam_u2f_ldap' "$OUT"; then
+			pass "$name"
+		else
+			fail "$name" "pam_u2f_ldap without arguments:" "$(cat "$OUT")"
+		fi
+	else
+		fail "$name" "$(ldd "$OLDMOD" | grep -c pcsc) libpcsclite" \
+		    "$(ls -l /usr/libexec/pam_u2f/ 2>&1)"
+	fi
 fi
 
 name="carol enrolls with /usr/bin/pamu2fcfg --add, as herself"
