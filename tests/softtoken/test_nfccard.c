@@ -138,7 +138,7 @@ static void
 test_u2f_register(void)
 {
 	struct rig *g = mk(TOKEN_CTAP2_OFF, 0, 0, 0);
-	uint8_t apdu[80], all[1024];
+	uint8_t apdu[80], all[1024], data[64];
 	size_t n = 0, gets = 0;
 	unsigned sw;
 
@@ -163,9 +163,9 @@ test_u2f_register(void)
 	T_EQ_INT(all[0], 0x05);
 	T_EQ_INT(all[66], TOKEN_KH_LEN);
 	/* extended: the whole reply at once */
-	n = tokfix_apdu(apdu, 0x01, 0x03, tokfix_chal, 64);
-	memcpy(apdu + 7, tokfix_chal, 32);
-	memcpy(apdu + 39, tokfix_app, 32);
+	memcpy(data, tokfix_chal, 32);
+	memcpy(data + 32, tokfix_app, 32);
+	n = tokfix_apdu(apdu, 0x01, 0x03, data, 64);
 	T_EQ_INT(tx(g, apdu, n, 0), 0x9000);
 	T_TRUE(g->n > 514);
 	T_EQ_INT(g->rep[0], 0x05);
