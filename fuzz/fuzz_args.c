@@ -46,7 +46,9 @@ check_ok(const struct options *o)
 	for (i = 0; i < o->ndevices; i++) {
 		FUZZ_CHECK(o->devices[i] != NULL);
 		FUZZ_CHECK(o->devices[i][0] == '/' ||
-		    strncmp(o->devices[i], "unix:/", 6) == 0);
+		    strncmp(o->devices[i], "unix:/", 6) == 0 ||
+		    (strncmp(o->devices[i], "pcsc:", 5) == 0 &&
+			o->devices[i][5] != '\0'));
 	}
 }
 

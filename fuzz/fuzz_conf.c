@@ -59,7 +59,9 @@ check_ok(const struct conf *c)
 	for (i = 0; i < c->ndevices; i++)
 		FUZZ_CHECK(c->devices[i] != NULL &&
 		    (c->devices[i][0] == '/' ||
-			strncmp(c->devices[i], "unix:/", 6) == 0));
+			strncmp(c->devices[i], "unix:/", 6) == 0 ||
+			(strncmp(c->devices[i], "pcsc:", 5) == 0 &&
+			    c->devices[i][5] != '\0')));
 }
 
 static void
