@@ -80,7 +80,6 @@ static void
 touch_cue(void *arg)
 {
 	struct call *c = arg;
-
 	const char *cue = c->opt.cue_prompt;
 
 	c->waited = true;

@@ -94,6 +94,14 @@ native_fd(const struct xport *x)
 }
 
 static void
+native_set_log(struct xport *x, const struct log *lg)
+{
+	struct ctaphid *ch = x->state;
+
+	ch->log = lg;
+}
+
+static void
 native_close(struct xport *x)
 {
 	struct ctaphid *ch = x->state;
@@ -108,6 +116,7 @@ static const struct xport_ops xport_native = {
     .recv = native_recv,
     .cancel = native_cancel,
     .fd = native_fd,
+    .set_log = native_set_log,
     .close = native_close,
 };
 
@@ -231,11 +240,7 @@ xport_path(const struct xport *x)
 void
 xport_set_log(struct xport *x, const struct log *lg)
 {
-	struct ctaphid *ch = x->state;
-
 	x->log = lg;
-	if (x->ops == &xport_native && ch != NULL)
-		ch->log = lg;
 	if (x->ops->set_log != NULL && x->state != NULL)
 		x->ops->set_log(x, lg);
 }

@@ -100,14 +100,9 @@ chmod 755 /mnt/bin/cmd
 # Descriptor 7 is open in pamtester: the command must not get it.
 login() {
 	rm -f /mnt/spy/*
-	echo "auth required $MODULE $MOD_CONF origin=pam://ac" \
-	    "devices=unix:$WORK/t.sock timeout=5 debug" \
-	    "debug_file=$WORK/debug.log $*" >"$WORK/svc/u2ftest"
-	: >"$WORK/debug.log"
-	printf '1111\n' | LD_PRELOAD="libpam_wrapper.so${PRELOAD:-}" \
-	    PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "${LOGIN_USER:-$ME}" authenticate \
-	    >"$WORK/pam.out" 2>&1 7<"$WORK/svc/u2ftest"
+	printf '1111\n' | pam_auth "${LOGIN_USER:-$ME}" \
+	    "auth required $MODULE $MOD_CONF origin=pam://ac devices=unix:$WORK/t.sock timeout=5 debug debug_file=$WORK/debug.log $*" \
+	    7</dev/null
 	ST=$?
 }
 AC="authcmd_user=nobody"

@@ -15,13 +15,8 @@ mkdir "$WORK/svc"
 login() {
 	tok=$1 map=$2 pin=$3
 	shift 3
-	echo "auth required $MODULE $MOD_CONF authfile=$map origin=pam://c2" \
-	    "devices=unix:$WORK/$tok.sock timeout=5 debug" \
-	    "debug_file=$WORK/debug.log $*" >"$WORK/svc/u2ftest"
-	: >"$WORK/debug.log"
-	printf '%s\n' "$pin" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "$ME" authenticate >"$WORK/pam.out" 2>&1
+	printf '%s\n' "$pin" | pam_auth "$ME" \
+	    "auth required $MODULE $MOD_CONF authfile=$map origin=pam://c2 devices=unix:$WORK/$tok.sock timeout=5 debug debug_file=$WORK/debug.log $*"
 }
 
 # enroll TOKEN OUTFILE [pamu2fcfg options...] (PIN 1234 on stdin).

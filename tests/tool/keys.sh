@@ -14,13 +14,8 @@ login() {
 		shift
 	done
 	[ "${1:-}" = "--" ] && shift
-	echo "auth required $MODULE $MOD_CONF authfile=$MAP origin=pam://mk" \
-	    "devices=$devs timeout=5 debug debug_file=$WORK/debug.log $*" \
-	    >"$WORK/svc/u2ftest"
-	: >"$WORK/debug.log"
-	printf '%s\n' "$pin" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "$ME" authenticate >"$WORK/pam.out" 2>&1
+	printf '%s\n' "$pin" | pam_auth "$ME" \
+	    "auth required $MODULE $MOD_CONF authfile=$MAP origin=pam://mk devices=$devs timeout=5 debug debug_file=$WORK/debug.log $*"
 }
 
 # add TOKEN [pamu2fcfg options]: enroll TOKEN into $MAP (PIN on stdin).

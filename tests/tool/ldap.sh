@@ -181,16 +181,8 @@ helper() {
 login() {
 	c=$1
 	shift
-	echo "auth required $MODULE conf=/mnt/etc/$c.conf origin=pam://ac" \
-	    "devices=unix:$WORK/t.sock timeout=5 debug" \
-	    "debug_file=$WORK/debug.log authcmd_user=nobody" \
-	    "[authcmd=/mnt/bin/pam_u2f_ldap -c /mnt/etc/$c.conf %u] $*" \
-	    >"$WORK/svc/u2ftest"
-	: >"$WORK/debug.log"
-	printf '1111\n' | LD_PRELOAD="libpam_wrapper.so${PRELOAD:-}" \
-	    PAM_WRAPPER=1 PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "${LOGIN_USER:-$ME}" authenticate \
-	    >"$WORK/pam.out" 2>&1
+	printf '1111\n' | pam_auth "${LOGIN_USER:-$ME}" \
+	    "auth required $MODULE conf=/mnt/etc/$c.conf origin=pam://ac devices=unix:$WORK/t.sock timeout=5 debug debug_file=$WORK/debug.log authcmd_user=nobody [authcmd=/mnt/bin/pam_u2f_ldap -c /mnt/etc/$c.conf %u] $*"
 	ST=$?
 }
 # searches DIR: the searches slapd DIR has logged so far.

@@ -149,6 +149,19 @@ mnt_tmpfs() {
 	fi
 }
 
+# pam_auth USER LINE: one authentication as USER through libpam
+# (pam_wrapper + pamtester, standard input passed on: the PIN) with LINE
+# as the whole service $WORK/svc/u2ftest; the debug log $WORK/debug.log
+# emptied first; output in $WORK/pam.out, pamtester's status returned.
+# LD_PRELOAD gets $PRELOAD too (" libnss_wrapper.so").
+pam_auth() {
+	echo "$2" >"$WORK/svc/u2ftest"
+	: >"$WORK/debug.log"
+	LD_PRELOAD="libpam_wrapper.so${PRELOAD:-}" PAM_WRAPPER=1 \
+	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
+	    pamtester u2ftest "$1" authenticate >"$WORK/pam.out" 2>&1
+}
+
 # For the module's tests (debug_file=$WORK/debug.log, pamtester's output
 # in $WORK/pam.out). result ERR: the module's result, from its debug log.
 result() { grep -q "result $1:" "$WORK/debug.log"; }

@@ -56,13 +56,8 @@ login() {
 	shift 2
 	dv=""
 	[ -z "$devs" ] || dv="[devices=$devs]"
-	echo "auth required $MODULE $MOD_CONF authfile=$MAP origin=pam://nfc" \
-	    "$dv timeout=8 cue debug debug_file=$WORK/debug.log $*" \
-	    >"$WORK/svc/u2ftest"
-	: >"$WORK/debug.log"
-	printf '%s\n' "$pin" | LD_PRELOAD=libpam_wrapper.so PAM_WRAPPER=1 \
-	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "$ME" authenticate >"$WORK/pam.out" 2>&1
+	printf '%s\n' "$pin" | pam_auth "$ME" \
+	    "auth required $MODULE $MOD_CONF authfile=$MAP origin=pam://nfc $dv timeout=8 cue debug debug_file=$WORK/debug.log $*"
 }
 
 # enroll DEVICE PIN [pamu2fcfg options]: add a credential to $MAP.
