@@ -205,11 +205,30 @@ tok_signed() { grep -c '^ins=02 p1=03 sw=9000' "$T/$1.log" 2>/dev/null; }
 
 # ---- users and PAM ----------------------------------------------------
 PASSWORD=vm-Secret-1
-# mkuser NAME: a user with a home and the password $PASSWORD.
+# mkuser NAME: a user with a home and the password $PASSWORD. The guest
+# starts with none of the host's own accounts (host_users_off), so a user
+# of that name on the host never changes a test.
 mkuser() {
 	id "$1" >/dev/null 2>&1 && return 0
 	useradd -m -s /bin/sh "$1" && echo "$1:$PASSWORD" | chpasswd
 }
+
+# host_users_off: the guest sees the host's /etc (read-only under a
+# throwaway overlay); the tests make their own users (mkuser), so the
+# host's accounts (uid 1000..59999: people, not system accounts) are
+# deleted in the overlay and /home is an empty tmpfs. A host user alice
+# with another password or her own ~/.config/Yubico/u2f_keys then changes
+# nothing. Deleted with their private groups; nothing of the host is
+# touched (the overlay is thrown away at power-off).
+host_users_off() {
+	awk -F: '$3 >= 1000 && $3 < 60000 { print $1 }' /etc/passwd |
+	    while read -r hu; do
+		userdel -f "$hu" 2>/dev/null ||
+		    diag "could not delete host user $hu"
+	done
+	mountpoint -q /home || mount -t tmpfs -o mode=0755 vmhome /home
+}
+host_users_off
 
 # pam_service NAME LINE...: write /etc/pam.d/NAME (in the overlay only).
 pam_service() {
