@@ -21,6 +21,7 @@
 
 #define AUDIT_UID_MIN 1000 /* login.defs(5)'s defaults */
 #define AUDIT_UID_MAX 60000
+#define AUDIT_PWBUF 16384 /* one passwd entry */
 
 /* What was found for one user. */
 enum audit_state { AUDIT_KEY, AUDIT_NO_KEY, AUDIT_CANNOT };
@@ -160,14 +161,19 @@ audit_run(struct tool_opts *o)
 {
 	struct audit_count n = {0, 0, 0};
 	unsigned long min = o->uid_min, max = o->uid_max;
-	struct passwd *pw;
+	struct passwd pwbuf, *pw = NULL;
+	char buf[AUDIT_PWBUF];
+	int e;
 
 	if (!o->uids_set)
 		audit_login_defs(
 		    o->login_defs != NULL ? o->login_defs : TOOL_LOGIN_DEFS,
 		    &min, &max);
 	setpwent();
-	while ((errno = 0, pw = getpwent()) != NULL) {
+	/* Into our own buffer: the lookups of each user (getpwnam) must
+	 * not overwrite the entry. */
+	while ((e = getpwent_r(&pwbuf, buf, sizeof(buf), &pw)) == 0 &&
+	    pw != NULL) {
 		if ((pw->pw_uid != 0 &&
 			(pw->pw_uid < min || pw->pw_uid > max)) ||
 		    !audit_login_shell(pw->pw_shell))
@@ -185,6 +191,11 @@ audit_run(struct tool_opts *o)
 		}
 	}
 	endpwent();
+	if (e != 0 && e != ENOENT) {
+		/* Never a short list taken for a complete one. */
+		tool_msg("cannot list every user: %s", strerror(e));
+		return TOOL_EXIT_FAIL;
+	}
 	if (fflush(stdout) == EOF)
 		return TOOL_EXIT_FAIL;
 	tool_msg("%zu user(s) with a login shell, uid 0 or %lu-%lu: %zu "
