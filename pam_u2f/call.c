@@ -119,17 +119,23 @@ int
 call_authenticate(struct call *c)
 {
 	int r;
+	bool none = false;
 
-	if ((r = call_user(c)) != ERR_OK)
+	if ((r = call_user(c)) != ERR_OK) {
+		if (r == ERR_NOT_FOUND)
+			c->what = RETVAL_NO_USER;
 		return r;
-	if (c->opt.authcmd != NULL)
-		r = cmdsource_load(&c->opt, &c->pw, &c->dbg, &c->creds,
-		    &c->ncreds, &c->no_creds);
-	else
+	}
+	if (c->opt.authcmd != NULL) {
+		r = cmdsource_load(
+		    &c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds, &none);
+		c->what = none ? RETVAL_NO_CREDS : RETVAL_OTHER;
+	} else
 		r = userfile_load(&c->opt, &c->pw, &c->dbg, &c->uf, &c->creds,
-		    &c->ncreds, &c->no_creds);
-	if (r == ERR_NOT_FOUND && c->no_creds && !c->opt.nouserok &&
-	    !c->opt.alwaysok)
+		    &c->ncreds, &c->what);
+	if (r == ERR_NOT_FOUND &&
+	    (c->what == RETVAL_NO_FILE || c->what == RETVAL_NO_CREDS) &&
+	    !c->opt.nouserok && !c->opt.alwaysok)
 		tell_no_creds(c);
 	if (r != ERR_OK)
 		return r;
@@ -143,8 +149,7 @@ call_authenticate(struct call *c)
 int
 call_result(struct call *c, int err)
 {
-	int pr = retval_pam(
-	    err, c->opt.nouserok && c->no_creds && err == ERR_NOT_FOUND);
+	int pr = retval_pam(err, c->what, c->opt.nouserok);
 
 	if (pr != PAM_SUCCESS && c->args_ok && c->opt.alwaysok &&
 	    err != ERR_SYSTEM) {

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "base/cred.h"
 #include "debug.h"
+#include "retval.h"
 #include "userfile.h"
 
 struct call {
@@ -26,11 +27,11 @@ struct call {
 	struct userfile uf; /* where the credentials came from */
 	struct cred *creds;
 	size_t ncreds;
-	bool no_creds; /* no mapping file, line or credentials */
-	char *pending; /* authpending file we created, or NULL */
-	int cue_err;   /* the cue could not be shown */
-	bool waited;   /* the wait for the touch began (after the cue) */
-	bool tap;      /* a key on a reader is there: "touch or tap" */
+	enum retval_what what; /* where the error came from (retval.h) */
+	char *pending;         /* authpending file we created, or NULL */
+	int cue_err;           /* the cue could not be shown */
+	bool waited; /* the wait for the touch began (after the cue) */
+	bool tap;    /* a key on a reader is there: "touch or tap" */
 };
 
 #endif

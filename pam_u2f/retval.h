@@ -4,9 +4,19 @@
 
 #include <stdbool.h>
 
-/* Map err to a PAM code. no_creds_ok: nouserok was given AND err is the
- * "this user has no mapping file, no line or no credentials" case; only
- * then is ERR_NOT_FOUND PAM_IGNORE. Anything unknown is PAM_AUTH_ERR. */
-int retval_pam(int err, bool no_creds_ok);
+/* Where an error came from, where that changes its PAM code (the table
+ * in RETURN VALUES of pam_u2f(8), measured against pam-u2f 1.4). */
+enum retval_what {
+	RETVAL_OTHER = 0, /* anywhere else (authcmd=, the keys) */
+	RETVAL_NO_USER,   /* ERR_NOT_FOUND: the user is not in passwd */
+	RETVAL_NO_FILE,   /* ERR_NOT_FOUND: the mapping file is missing */
+	RETVAL_NO_CREDS,  /* ERR_NOT_FOUND: no line, or no credentials */
+	RETVAL_MAPFILE    /* another error reading the mapping file */
+};
+
+/* Map err to a PAM code. nouserok makes PAM_IGNORE of exactly two
+ * cases: ERR_NOT_FOUND with RETVAL_NO_FILE or RETVAL_NO_CREDS. Only
+ * ERR_OK is PAM_SUCCESS; anything unknown is PAM_AUTH_ERR. */
+int retval_pam(int err, enum retval_what what, bool nouserok);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "converse.h"
 #include "base/err.h"
+#include "remote.h"
 #include "tell.h"
 #include "base/util.h"
 
@@ -25,9 +26,18 @@ struct tell_cands {
 	size_t n;
 };
 
+/* Shown to a local client only (remote.h): a remote one that has not
+ * authenticated would learn whether the account exists and has a key. */
 static void
 tell_show(struct call *c, const char *msg)
 {
+	const char *why = NULL;
+
+	if (remote_client(c->pamh, &why)) {
+		debug_msg(
+		    &c->dbg, "not told (remote client: %s): %s", why, msg);
+		return;
+	}
 	debug_msg(&c->dbg, "told the user: %s", msg);
 	if (converse_show(c->pamh, PAM_ERROR_MSG, msg) != ERR_OK)
 		debug_err(&c->dbg, "the message could not be shown");

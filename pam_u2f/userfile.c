@@ -238,10 +238,31 @@ userfile_parse(const struct options *o, const struct userfile *uf,
 	return r;
 }
 
+/* What *r (userfile_load's result) was about. A per-user file that gave
+ * nothing for the user but had lines without a colon is malformed, not
+ * "no line": nouserok must not let a broken file through. */
+static enum retval_what
+userfile_what(const struct userfile *uf, const struct authfile_scan *sc,
+    const struct debug *dbg, int *r)
+{
+	if (*r == ERR_NOT_FOUND && uf->missing)
+		return RETVAL_NO_FILE;
+	if (*r == ERR_NOT_FOUND && uf->user_file && sc->nskipped > 0) {
+		debug_err(dbg,
+		    "%s: malformed: no line for the user, but line %zu has "
+		    "no colon",
+		    uf->path, sc->skipped_line);
+		*r = ERR_PARSE;
+	}
+	if (*r == ERR_NOT_FOUND)
+		return RETVAL_NO_CREDS;
+	return *r == ERR_OK ? RETVAL_OTHER : RETVAL_MAPFILE;
+}
+
 int
 userfile_load(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct userfile *uf, struct cred **creds,
-    size_t *n, bool *no_creds)
+    size_t *n, enum retval_what *what)
 {
 	struct authfile_scan sc;
 	char *buf = NULL;
@@ -250,7 +271,7 @@ userfile_load(const struct options *o, const struct passwd *pw,
 
 	*creds = NULL;
 	*n = 0;
-	*no_creds = false;
+	*what = RETVAL_OTHER;
 	/* An invalid name fails in userfile_parse, after the file checks,
 	 * as it always did. */
 	(void)authfile_scan_init(&sc, pw->pw_name);
@@ -259,6 +280,7 @@ userfile_load(const struct options *o, const struct passwd *pw,
 	debug_msg(dbg, "mapping file %s (%s)%s", uf->path, uf->source,
 	    uf->drop ? ", read as the user" : "");
 	r = userfile_read(uf, pw, dbg, o->sshformat ? NULL : &sc, &buf, &len);
+	uf->missing = r == ERR_NOT_FOUND;
 	if (r != ERR_OK && (o->sshformat || r != sc.err))
 		goto fail;
 	if ((r = userfile_parse(o, uf, pw, dbg, &sc, buf, len, creds, n)) !=
@@ -272,8 +294,7 @@ userfile_load(const struct options *o, const struct passwd *pw,
 		debug_msg(dbg, "%zu credential(s) for %s from %s", *n,
 		    pw->pw_name, uf->path);
 fail:
-	if (r == ERR_NOT_FOUND)
-		*no_creds = true;
+	*what = userfile_what(uf, &sc, dbg, &r);
 	/* Frees what the scan found when userfile_parse did not take it. */
 	(void)authfile_scan_end(&sc, NULL, NULL, NULL);
 	util_freezero(buf, len);

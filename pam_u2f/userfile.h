@@ -13,6 +13,7 @@
 #include "args.h"
 #include "base/cred.h"
 #include "debug.h"
+#include "retval.h"
 
 #define USERFILE_CENTRAL_MAX (256 * 1024 * 1024) /* central file cap */
 
@@ -22,19 +23,23 @@ struct userfile {
 			     * per-user size cap */
 	bool drop;          /* read with the user's privileges */
 	const char *source; /* why this file, for the log (static) */
+	bool missing;       /* it does not exist (ENOENT) */
 };
 
 /* Choose the file. ERR_CONFIG for a bad expand= pattern. */
 int userfile_path(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct userfile *uf);
 /* Load pw's credentials from the file userfile_path chooses (left in
- * *uf, even on failure: userfile_clear it). ERR_NOT_FOUND (and *no_creds
- * = true) only when the file does not exist, has no line for the user,
- * or the line has no credentials. ERR_SYSTEM if privileges could not be
- * restored. */
+ * *uf, even on failure: userfile_clear it). ERR_NOT_FOUND only when the
+ * file does not exist (*what = RETVAL_NO_FILE), or has no line for the
+ * user or the line has no credentials (RETVAL_NO_CREDS); a per-user file
+ * whose lines without a colon were skipped is malformed instead
+ * (ERR_PARSE), never "no line". Other errors: *what = RETVAL_MAPFILE
+ * (ERR_SYSTEM if privileges could not be restored); ERR_OK:
+ * RETVAL_OTHER. */
 int userfile_load(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct userfile *uf, struct cred **creds,
-    size_t *n, bool *no_creds);
+    size_t *n, enum retval_what *what);
 void userfile_clear(struct userfile *uf);
 
 #endif

@@ -14,10 +14,10 @@ tests_module_test_privdrop_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 
 check_PROGRAMS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile \
-	tests/module/test_tell
+	tests/module/test_tell tests/module/test_retcodes
 TESTS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile \
-	tests/module/test_tell
+	tests/module/test_tell tests/module/test_retcodes
 
 tests_module_test_args_SOURCES = tests/module/test_args.c \
 	tests/module/argsfix.h tests/test.h
@@ -60,6 +60,16 @@ tests_module_test_tell_SOURCES = tests/module/test_tell.c \
 tests_module_test_tell_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/pam_u2f
 tests_module_test_tell_LDADD = tests/libtokenctl.la common/libcommon.la \
+	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+# test_retcodes: the return-code table of pam_u2f(8), row by row.
+tests_module_test_retcodes_SOURCES = tests/module/test_retcodes.c \
+	tests/module/mtfix.c tests/module/mtfix.h \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
+	tests/test.h
+tests_module_test_retcodes_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
+tests_module_test_retcodes_LDADD = tests/libtokenctl.la common/libcommon.la \
 	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 # (make check builds pam_u2f.la and tests/softtoken/softtoken first, for
 # both programs: the module is an ordinary target, the token a check one.)

@@ -1,6 +1,6 @@
 # pamu2fcfg: shell tests (TAP) against the software token.
 TOOL_TESTS = tests/tool/enroll.sh tests/tool/mapfile.sh tests/tool/race.sh \
-	tests/tool/asuser.sh \
+	tests/tool/asuser.sh tests/tool/audit.sh \
 	tests/tool/module.sh tests/tool/conf.sh tests/tool/manlint.sh \
 	tests/tool/ctap2.sh tests/tool/backup.sh tests/tool/multikey.sh \
 	tests/tool/resident.sh tests/tool/authcmd.sh tests/tool/ldap.sh \

@@ -75,6 +75,13 @@ asuser_fill(struct tool_opts *o, const struct passwd *pw)
 	return ERR_OK;
 }
 
+int
+asuser_for(struct tool_opts *o, const struct passwd *pw)
+{
+	asuser_free(o);
+	return asuser_fill(o, pw);
+}
+
 /* Not root: only the invoking user's own default file can be meant. */
 static int
 asuser_self(const struct tool_opts *o)

@@ -62,7 +62,7 @@ manage_find(const struct tool_opts *o, const char *path, const char *buf,
  * user, or asuser.c): the module's pam-u2f 1.4 allowances apply, a
  * symlink to the user's own file and group write by the user's private
  * group, each with a warning. Any other file: the strict rules. */
-static void
+void
 manage_policy(
     const struct tool_opts *o, struct safefile_policy *pol, const char **note)
 {

@@ -28,7 +28,10 @@ enum {
 	OPT_PIN_STDIN,
 	OPT_FORMAT,
 	OPT_DN,
-	OPT_ATTRIBUTE
+	OPT_ATTRIBUTE,
+	OPT_AUDIT,
+	OPT_UIDS,
+	OPT_LOGIN_DEFS
 };
 
 #define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
@@ -61,11 +64,15 @@ static const struct option long_opts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"dn", required_argument, NULL, OPT_DN},
     {"attribute", required_argument, NULL, OPT_ATTRIBUTE},
+    {"audit", optional_argument, NULL, OPT_AUDIT},
+    {"uids", required_argument, NULL, OPT_UIDS},
+    {"login-defs", required_argument, NULL, OPT_LOGIN_DEFS},
     {NULL, 0, NULL, 0},
 };
 
 static const char usage_text[] =
     "Usage: pamu2fcfg [OPTION]... [--add|--list|--remove N|--check [FILE]]\n"
+    "       pamu2fcfg [--conf=PATH] [--uids=MIN-MAX] [-v] --audit [FILE]\n"
     "Register a U2F security key and print a mapping line for pam_u2f, or\n"
     "manage a mapping file.\n"
     "\n"
@@ -103,6 +110,12 @@ static const char usage_text[] =
     "      --remove N [FILE]    remove the user's credential number N\n"
     "      --check [FILE]       authenticate now against the user's "
     "credentials\n"
+    "      --audit [FILE]       list the users with a login shell who have "
+    "no key\n"
+    "                           yet (exit 0: none); users: root and uids\n"
+    "                           UID_MIN-UID_MAX of /etc/login.defs\n"
+    "      --uids=MIN-MAX       --audit's uid range instead\n"
+    "      --login-defs=FILE    read UID_MIN and UID_MAX from FILE\n"
     "  -d, --debug              print debugging information on stderr\n"
     "  -v, --verbose            print the attestation subject and the device\n"
     "  -h, --help               print this help and exit\n"
@@ -228,8 +241,8 @@ static bool
 set_mode(struct tool_opts *o, enum tool_mode m, const char *file)
 {
 	if (o->mode != TOOL_PRINT) {
-		tool_msg(
-		    "--add, --list, --remove and --check exclude each other");
+		tool_msg("--add, --list, --remove, --check and --audit exclude "
+			 "each other");
 		return false;
 	}
 	o->mode = m;
@@ -262,6 +275,29 @@ parse_remove(struct tool_opts *o, const char *arg)
 	}
 	o->remove_index = (size_t)v;
 	return set_mode(o, TOOL_REMOVE, NULL);
+}
+
+/* --uids=MIN-MAX. */
+static bool
+parse_uids(struct tool_opts *o, const char *arg)
+{
+	char *dash = strchr(arg, '-'), lo[32];
+	long min, max;
+
+	if (dash == NULL || (size_t)(dash - arg) >= sizeof(lo))
+		goto bad;
+	memcpy(lo, arg, (size_t)(dash - arg));
+	lo[dash - arg] = '\0';
+	if (!parse_num(lo, 0, LONG_MAX, &min) ||
+	    !parse_num(dash + 1, 0, LONG_MAX, &max) || min > max)
+		goto bad;
+	o->uid_min = (unsigned long)min;
+	o->uid_max = (unsigned long)max;
+	o->uids_set = true;
+	return true;
+bad:
+	tool_msg("--uids wants MIN-MAX, for example 1000-60000");
+	return false;
 }
 
 /* One option; false means a usage error (already explained). */
@@ -335,6 +371,12 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return set_str(&o->dn, arg);
 	case OPT_ATTRIBUTE:
 		return set_str(&o->attribute, arg);
+	case OPT_AUDIT:
+		return set_mode(o, TOOL_AUDIT, arg);
+	case OPT_UIDS:
+		return parse_uids(o, arg);
+	case OPT_LOGIN_DEFS:
+		return set_str(&o->login_defs, arg);
 	default:
 		fputs("Try 'pamu2fcfg --help'.\n", stderr);
 		return false;
@@ -470,6 +512,10 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 			 "(libu2f-host finds keys itself)");
 		return false;
 	}
+	if ((o->uids_set || o->login_defs != NULL) && o->mode != TOOL_AUDIT) {
+		tool_msg("--uids and --login-defs only apply to --audit");
+		return false;
+	}
 	if (o->nouser && o->mode != TOOL_PRINT) {
 		tool_msg("-n/--nouser only applies when printing a line");
 		return false;
@@ -513,6 +559,7 @@ opts_free(struct tool_opts *o)
 	free(o->file);
 	free(o->dn);
 	free(o->attribute);
+	free(o->login_defs);
 	conf_free(&o->cf);
 	memset(o, 0, sizeof(*o));
 }

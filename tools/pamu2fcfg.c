@@ -18,7 +18,7 @@ main(int argc, char **argv)
 		opts_free(&o);
 		return status;
 	}
-	if (asuser_begin(&o) != ERR_OK) {
+	if (o.mode != TOOL_AUDIT && asuser_begin(&o) != ERR_OK) {
 		asuser_free(&o);
 		opts_free(&o);
 		return TOOL_EXIT_FAIL;
@@ -38,6 +38,9 @@ main(int argc, char **argv)
 		break;
 	case TOOL_CHECK:
 		status = check_run(&o);
+		break;
+	case TOOL_AUDIT:
+		status = audit_run(&o);
 		break;
 	default:
 		status = TOOL_EXIT_USAGE;

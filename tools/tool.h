@@ -3,12 +3,14 @@
 #ifndef PU_TOOL_H
 #define PU_TOOL_H
 
+#include <pwd.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include "base/cred.h"
+#include "base/safefile.h"
 #include "base/util.h"
 #include "conf/conf.h"
 #include "device/dev.h"
@@ -23,13 +25,15 @@
 #define TOOL_TIMEOUT_DEFAULT 15 /* seconds */
 #define TOOL_TIMEOUT_MAX 3600
 #define TOOL_MAX_FILE (16u * 1024 * 1024)
+#define TOOL_LOGIN_DEFS "/etc/login.defs" /* --audit's uid range */
 
 enum tool_mode {
 	TOOL_PRINT, /* the older tool: print a line */
 	TOOL_ADD,
 	TOOL_LIST,
 	TOOL_REMOVE,
-	TOOL_CHECK
+	TOOL_CHECK,
+	TOOL_AUDIT
 };
 
 /* root working on another user's default mapping file (asuser.c). */
@@ -70,6 +74,9 @@ struct tool_opts {
 	char *attribute;  /* --attribute: its attribute (NULL: passkey) */
 	bool debug;
 	bool verbose;
+	unsigned long uid_min, uid_max; /* --uids, for --audit */
+	bool uids_set;
+	char *login_defs;      /* --login-defs; NULL: TOOL_LOGIN_DEFS */
 	struct tool_asuser as; /* asuser_begin */
 	struct log sink;       /* prints to stderr */
 	const struct log *lg;  /* &sink with -d, NULL otherwise */
@@ -112,6 +119,9 @@ int asuser_begin(struct tool_opts *o);
  * absolute configured authfile (the default, or one under the home). */
 bool tool_own_file(const struct tool_opts *o);
 int asuser_enter(const struct tool_opts *o);
+/* Root, for --audit: o->as filled for pw (not root) in place of what was
+ * there; asuser_enter then takes pw's ids. */
+int asuser_for(struct tool_opts *o, const struct passwd *pw);
 void asuser_leave(const struct tool_opts *o);
 void asuser_free(struct tool_opts *o);
 
@@ -172,6 +182,11 @@ int manage_add(const struct tool_opts *o);
 /* manage.c: --list, --remove, and helpers. */
 int manage_list(const struct tool_opts *o);
 int manage_remove(const struct tool_opts *o);
+/* The safefile policy for path as the module reads it: the user's own
+ * file (pam-u2f 1.4's allowances, *note set on use) when read with the
+ * user's ids, otherwise the strict rules. */
+void manage_policy(
+    const struct tool_opts *o, struct safefile_policy *pol, const char **note);
 /* Load the user's credentials (safefile_read + authfile_find). */
 int manage_load(const struct tool_opts *o, const char *path,
     struct cred **creds, size_t *n);
@@ -185,5 +200,12 @@ bool manage_same_cred(const struct cred *a, const struct cred *b);
 
 /* check.c: --check. */
 int check_run(const struct tool_opts *o);
+
+/* audit.c: --audit [FILE]: print "USER<TAB>no key<TAB>FILE: why" (or
+ * "cannot check") for each user with a login shell, uid 0 or in UID_MIN
+ * to UID_MAX (login.defs, or --uids), whose mapping file gives no
+ * credentials; with -v "key" lines too. TOOL_EXIT_OK only when every such
+ * user has a key. o->user and o->as are changed. */
+int audit_run(struct tool_opts *o);
 
 #endif

@@ -156,14 +156,14 @@ test_xdg_other_owner(void)
 	/* bob's file, readable by all, with alice's line in it. */
 	xdg_file(dir, line, &mt.bob, 0644);
 	mt_write(mt.debug, "", 0, NULL, 0600);
-	T_EQ_INT(mt_auth("xdgown", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("xdgown", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("owned by another user"));
 	/* alice's file, but writable by bob's group. */
 	xdg_file(dir, line, &mt.alice, 0664);
 	snprintf(p, sizeof(p), "%s/Yubico/u2f_keys", dir);
 	T_EQ_INT(chown(p, mt.alice.uid, mt.bob.gid), 0);
 	mt_write(mt.debug, "", 0, NULL, 0600);
-	T_EQ_INT(mt_auth("xdgown", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("xdgown", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("writable"));
 	/* (A root-owned file is accepted, as by pam-u2f, but only if alice
 	 * may read it: test_xdg in tests/module/test_modfile.c.) */
@@ -433,11 +433,11 @@ test_compat_line_without_colon(void)
 	T_TRUE(!mt_debug_has("this line has no colon"));
 	/* bob's own line lost its colon: it fails him, nouserok or not. */
 	mt_write(mt.debug, "", 0, NULL, 0600);
-	T_EQ_INT(mt_auth("nocolon", "bob", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("nocolon", "bob", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("line 3 is malformed"));
 	snprintf(args, sizeof(args), "timeout=2 nouserok authfile=%s", central);
 	rig_service(&g, "nocolon-ok", args);
-	T_EQ_INT(mt_auth("nocolon-ok", "bob", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("nocolon-ok", "bob", &cv), PAM_AUTH_ERR);
 	/* carol has no line at all: no credentials, as before. */
 	T_EQ_INT(mt_auth("nocolon", "carol", &cv), PAM_USER_UNKNOWN);
 	/* The same in alice's own file. */
@@ -487,16 +487,16 @@ test_compat_symlinked_file(void)
 	 * alice and holding her line: refused. */
 	write_as(target, line, NULL, 0644);
 	mt_write(mt.debug, "", 0, NULL, 0600);
-	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("is a symbolic link to a file of another user"));
 	write_as(target, line, &mt.bob, 0644);
-	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_AUTH_ERR);
 	/* A central file given as a link: refused, whoever owns the
 	 * target. */
 	write_as(target, line, NULL, 0644);
 	snprintf(args, sizeof(args), "timeout=2 authfile=%s", keys);
 	rig_service(&g, "link-central", args);
-	T_EQ_INT(mt_auth("link-central", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("link-central", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("u2f_keys: is a symbolic link"));
 	T_EQ_INT(touches_of(&g), 1);
 	unlink(keys);
@@ -535,21 +535,21 @@ test_compat_group_writable(void)
 	/* A shared group (alice and bob). */
 	T_EQ_INT(chown(keys, mt.alice.uid, MT_GID_STAFF), 0);
 	mt_write(mt.debug, "", 0, NULL, 0600);
-	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("is group- or world-writable"));
 	/* World-writable, private group or not. */
 	write_as(keys, line, &mt.alice, 0666);
-	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTH_ERR);
 	/* carol's group is named after her but lists bob. */
 	mt_keys_path(&mt.carol, central, sizeof(central));
 	write_as(central, cline, &mt.carol, 0664);
-	T_EQ_INT(mt_auth("gw", "carol", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("gw", "carol", &cv), PAM_AUTH_ERR);
 	/* A central file: root's rules, no group write at all. */
 	snprintf(central, sizeof(central), "%s/central_gw", mt.dir);
 	write_as(central, line, NULL, 0664);
 	snprintf(args, sizeof(args), "timeout=2 authfile=%s", central);
 	rig_service(&g, "gw-central", args);
-	T_EQ_INT(mt_auth("gw-central", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mt_auth("gw-central", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("central_gw: is group- or world-writable"));
 	T_EQ_INT(touches_of(&g), 1);
 	unlink(central);

@@ -59,6 +59,9 @@ void mt_service(const char *name, const char *args);
 void mt_service_lines(const char *name, const char *args, const char *more);
 /* pam_start_confdir + pam_authenticate + pam_end (cv may be NULL). */
 int mt_auth(const char *service, const char *user, struct mt_conv *cv);
+/* mt_auth with PAM_RHOST and PAM_TTY set first (each if not NULL). */
+int mt_auth_from(const char *service, const char *user, const char *rhost,
+    const char *tty, struct mt_conv *cv);
 /* One transaction in a thread of its own: pthread_create(.., mt_thr_run,
  * th) runs mt_auth(th->service, th->user) with a fresh conversation and
  * leaves the PAM code in th->result (-1 if out of memory). */

@@ -64,7 +64,8 @@ mt_conv_fn(int n, const struct pam_message **msg, struct pam_response **resp,
 }
 
 int
-mt_auth(const char *service, const char *user, struct mt_conv *cv)
+mt_auth_from(const char *service, const char *user, const char *rhost,
+    const char *tty, struct mt_conv *cv)
 {
 	struct mt_conv dummy;
 	struct pam_conv conv = {mt_conv_fn, cv != NULL ? cv : &dummy};
@@ -75,9 +76,20 @@ mt_auth(const char *service, const char *user, struct mt_conv *cv)
 	r = pam_start_confdir(service, user, &conv, mt.confdir, &pamh);
 	if (r != PAM_SUCCESS)
 		return -1000 - r;
-	r = pam_authenticate(pamh, 0);
+	if ((rhost != NULL &&
+		pam_set_item(pamh, PAM_RHOST, rhost) != PAM_SUCCESS) ||
+	    (tty != NULL && pam_set_item(pamh, PAM_TTY, tty) != PAM_SUCCESS))
+		r = -1;
+	else
+		r = pam_authenticate(pamh, 0);
 	pam_end(pamh, r);
 	return r;
+}
+
+int
+mt_auth(const char *service, const char *user, struct mt_conv *cv)
+{
+	return mt_auth_from(service, user, NULL, NULL, cv);
 }
 
 #define MT_ARGV_MAX 32

@@ -240,7 +240,7 @@ test_retval_table(void)
 	    {ERR_TOO_BIG, PAM_AUTHINFO_UNAVAIL},
 	    {ERR_UNAVAIL, PAM_AUTHINFO_UNAVAIL},
 	    {ERR_UNSUPPORTED, PAM_AUTHINFO_UNAVAIL},
-	    {ERR_NOT_FOUND, PAM_USER_UNKNOWN},
+	    {ERR_NOT_FOUND, PAM_AUTH_ERR}, /* from no known absence */
 	    {ERR_CONFIG, PAM_SERVICE_ERR},
 	    {ERR_INVAL, PAM_SERVICE_ERR},
 	    {ERR_NOMEM, PAM_BUF_ERR},
@@ -252,24 +252,54 @@ test_retval_table(void)
 	    {1, PAM_AUTH_ERR},
 	};
 	size_t i;
-	int e;
+	int e, w;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		if (retval_pam(rows[i].err, false) != rows[i].pam)
+		if (retval_pam(rows[i].err, RETVAL_OTHER, false) != rows[i].pam)
 			T_FAIL_AT("%s -> %d, expected %d",
 			    err_name(rows[i].err),
-			    retval_pam(rows[i].err, false), rows[i].pam);
-	T_EQ_INT(retval_pam(ERR_NOT_FOUND, true), PAM_IGNORE);
-	/* Nothing but the no-credentials case is ever PAM_IGNORE, and
-	 * nothing but ERR_OK is ever PAM_SUCCESS. */
-	for (e = ERR_LAST - 5; e <= 5; e++) {
-		if (e != ERR_NOT_FOUND && retval_pam(e, true) == PAM_IGNORE)
-			T_FAIL_AT("%d gives PAM_IGNORE", e);
-		if (e != ERR_OK &&
-		    (retval_pam(e, true) == PAM_SUCCESS ||
-			retval_pam(e, false) == PAM_SUCCESS))
-			T_FAIL_AT("%d gives PAM_SUCCESS", e);
-	}
+			    retval_pam(rows[i].err, RETVAL_OTHER, false),
+			    rows[i].pam);
+	/* Absent: the user (pam-u2f 1.4's PAM_SYSTEM_ERR, also with
+	 * nouserok), the file (PAM_AUTHINFO_UNAVAIL, as 1.4), the line. */
+	T_EQ_INT(
+	    retval_pam(ERR_NOT_FOUND, RETVAL_NO_USER, false), PAM_SYSTEM_ERR);
+	T_EQ_INT(
+	    retval_pam(ERR_NOT_FOUND, RETVAL_NO_USER, true), PAM_SYSTEM_ERR);
+	T_EQ_INT(retval_pam(ERR_NOT_FOUND, RETVAL_NO_FILE, false),
+	    PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(retval_pam(ERR_NOT_FOUND, RETVAL_NO_FILE, true), PAM_IGNORE);
+	T_EQ_INT(retval_pam(ERR_NOT_FOUND, RETVAL_NO_CREDS, false),
+	    PAM_USER_UNKNOWN);
+	T_EQ_INT(retval_pam(ERR_NOT_FOUND, RETVAL_NO_CREDS, true), PAM_IGNORE);
+	T_EQ_INT(retval_pam(ERR_NOT_FOUND, RETVAL_MAPFILE, true), PAM_AUTH_ERR);
+	/* A mapping file refused or malformed is PAM_AUTH_ERR, so that
+	 * [authinfo_unavail=ignore] does not skip the key; unreadable stays
+	 * PAM_AUTHINFO_UNAVAIL (1.4). */
+	T_EQ_INT(retval_pam(ERR_PARSE, RETVAL_MAPFILE, false), PAM_AUTH_ERR);
+	T_EQ_INT(
+	    retval_pam(ERR_FILE_UNSAFE, RETVAL_MAPFILE, true), PAM_AUTH_ERR);
+	T_EQ_INT(retval_pam(ERR_TOO_BIG, RETVAL_MAPFILE, true), PAM_AUTH_ERR);
+	T_EQ_INT(
+	    retval_pam(ERR_FILE, RETVAL_MAPFILE, true), PAM_AUTHINFO_UNAVAIL);
+	/* Nothing but a missing file or line with nouserok is ever
+	 * PAM_IGNORE, and nothing but ERR_OK is ever PAM_SUCCESS. */
+	for (e = ERR_LAST - 5; e <= 5; e++)
+		for (w = RETVAL_OTHER; w <= RETVAL_MAPFILE; w++) {
+			int t = retval_pam(e, (enum retval_what)w, true);
+			int f = retval_pam(e, (enum retval_what)w, false);
+
+			if (t == PAM_IGNORE &&
+			    !(e == ERR_NOT_FOUND &&
+				(w == RETVAL_NO_FILE || w == RETVAL_NO_CREDS)))
+				T_FAIL_AT("%d/%d gives PAM_IGNORE", e, w);
+			if (f == PAM_IGNORE)
+				T_FAIL_AT(
+				    "%d/%d: PAM_IGNORE without nouserok", e, w);
+			if (e != ERR_OK &&
+			    (t == PAM_SUCCESS || f == PAM_SUCCESS))
+				T_FAIL_AT("%d/%d gives PAM_SUCCESS", e, w);
+		}
 }
 
 /* backend=: libu2f-host only when built in, never with devices=. */

@@ -160,7 +160,7 @@ test_policy_from_file(void)
 	snprintf(args, sizeof(args), "conf=%s", conf_path);
 	T_EQ_INT(mt_direct("carol", args), PAM_IGNORE);
 	conf_write("devices = { unix:/nonexistent/sock }\ntimeout = 1\n");
-	T_EQ_INT(mt_direct("carol", args), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_direct("carol", args), PAM_AUTHINFO_UNAVAIL);
 	/* A flag argument switches it on over the file. */
 	snprintf(args, sizeof(args), "conf=%s nouserok", conf_path);
 	T_EQ_INT(mt_direct("carol", args), PAM_IGNORE);

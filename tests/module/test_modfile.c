@@ -3,9 +3,11 @@
  * path, authfile=, expand with %u and %h, XDG_CONFIG_HOME) and as whom it
  * is read (openasuser, privileges dropped); files refused for their type,
  * mode, owner, size or a symlink to another's file, without blocking on
- * a FIFO; malformed
- * lines failing closed with the line number but never its text; a user
- * with no credentials (PAM_USER_UNKNOWN, or PAM_IGNORE with nouserok);
+ * a FIFO (PAM_AUTH_ERR); malformed
+ * lines failing closed (PAM_AUTH_ERR) with the line number but never its
+ * text; a user with no file (PAM_AUTHINFO_UNAVAIL) or no credentials
+ * (PAM_USER_UNKNOWN), PAM_IGNORE for both with nouserok; a user not in
+ * passwd (PAM_SYSTEM_ERR);
  * bad arguments and a refused conf= file (PAM_SERVICE_ERR, even with
  * alwaysok); and a debug_file that is a symlink or left open. Cases that
  * need a device use a software token to show the right file was read. */
@@ -64,7 +66,7 @@ test_file_symlink(void)
 		 * nouserok. */
 		mt_write(target, line, strlen(line), NULL, 0644);
 		T_EQ_INT(mtfix_run("symlink", NODEV " nouserok", "alice"),
-		    PAM_AUTHINFO_UNAVAIL);
+		    PAM_AUTH_ERR);
 		T_TRUE(mt_debug_has("is a symbolic link to a file of another "
 				    "user"));
 	} else
@@ -82,16 +84,14 @@ test_file_fifo(void)
 	T_EQ_INT(mkfifo(path, 0644), 0);
 	if (mt.root)
 		T_EQ_INT(chown(path, mt.alice.uid, mt.alice.gid), 0);
-	T_EQ_INT(mtfix_run("fifo", NODEV " nouserok", "alice"),
-	    PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("fifo", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 	/* refused for its type (opened with O_NONBLOCK: a blocking open
 	 * would wait for a writer that never comes, and never get here) */
 	T_TRUE(mt_debug_has("not a regular file"));
 	unlink(path);
 	/* A directory, too. */
 	T_EQ_INT(mkdir(path, 0755), 0);
-	T_EQ_INT(
-	    mtfix_run("dir", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("dir", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 	rmdir(path);
 }
 
@@ -111,13 +111,12 @@ test_file_modes(void)
 		T_TRUE(mt_debug_has("writable by the user's private group"));
 		/* By any other group: refused. */
 		T_EQ_INT(chown(path, mt.alice.uid, mt.bob.gid), 0);
-		T_EQ_INT(mtfix_run("gw", NODEV " nouserok", "alice"),
-		    PAM_AUTHINFO_UNAVAIL);
+		T_EQ_INT(
+		    mtfix_run("gw", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 		T_TRUE(mt_debug_has("writable"));
 	}
 	mt_write(path, line, strlen(line), &mt.alice, 0646);
-	T_EQ_INT(
-	    mtfix_run("ww", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("ww", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 	/* Unreadable is not "no credentials" (CVE-2020-24612). */
 	mt_write(path, line, strlen(line), &mt.alice, 0000);
 	if (access(path, R_OK) != 0 || mt.root)
@@ -127,7 +126,7 @@ test_file_modes(void)
 		/* Owned by another user (bob). */
 		mt_write(path, line, strlen(line), &mt.bob, 0644);
 		T_EQ_INT(mtfix_run("owner", NODEV " nouserok", "alice"),
-		    PAM_AUTHINFO_UNAVAIL);
+		    PAM_AUTH_ERR);
 		T_TRUE(mt_debug_has("owned by another user"));
 	} else
 		printf("# other-owner check needs root\n");
@@ -145,11 +144,11 @@ test_file_malformed(void)
 	snprintf(
 	    text, sizeof(text), "# comment\nalice:SECRETGARBAGE,xyz\n%s", bob);
 	mt_keys(&mt.alice, text);
-	T_EQ_INT(mtfix_run("malformed", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("malformed", NODEV, "alice"), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("line 2"));
 	T_TRUE(!mt_debug_has("SECRETGARBAGE"));
-	T_EQ_INT(mtfix_run("malformed", NODEV " nouserok", "alice"),
-	    PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(
+	    mtfix_run("malformed", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 	free(bob);
 }
 
@@ -163,8 +162,7 @@ test_file_nul(void)
 	line[n / 2] = '\0';
 	keys_path(path, sizeof(path));
 	mt_write(path, line, n, &mt.alice, 0644);
-	T_EQ_INT(
-	    mtfix_run("nul", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("nul", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 	free(line);
 }
 
@@ -182,8 +180,7 @@ test_file_too_big(void)
 	big[n - 1] = '\n';
 	keys_path(path, sizeof(path));
 	mt_write(path, big, n, &mt.alice, 0644);
-	T_EQ_INT(
-	    mtfix_run("big", NODEV " nouserok", "alice"), PAM_AUTHINFO_UNAVAIL);
+	T_EQ_INT(mtfix_run("big", NODEV " nouserok", "alice"), PAM_AUTH_ERR);
 	free(big);
 }
 
@@ -201,7 +198,7 @@ test_no_credentials(void)
 	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
 	keys_path(path, sizeof(path));
 	unlink(path);
-	T_EQ_INT(mtfix_run("nofile", NODEV, "alice"), PAM_USER_UNKNOWN);
+	T_EQ_INT(mtfix_run("nofile", NODEV, "alice"), PAM_AUTHINFO_UNAVAIL);
 	T_EQ_INT(mt_direct("alice", NODEV " nouserok"), PAM_IGNORE);
 	/* Through a stack: PAM_IGNORE lets the next module decide. */
 	mt_service_lines("stack", NODEV " nouserok",
@@ -213,7 +210,7 @@ test_no_credentials(void)
 	    "pam_deny.so\n");
 	T_EQ_INT(mt_auth("stack2", "alice", NULL), PAM_AUTH_ERR);
 	/* A user unknown to the system is never "no credentials". */
-	T_EQ_INT(mt_direct("zed", NODEV " nouserok"), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_direct("zed", NODEV " nouserok"), PAM_SYSTEM_ERR);
 	free(bob);
 }
 
@@ -344,7 +341,7 @@ test_expand(void)
 	    "authfile=%s/%%u.keys",
 	    t.path, dir);
 	mt_service("noexpand", args);
-	T_EQ_INT(mt_auth("noexpand", "alice", &cv), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_auth("noexpand", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
 	/* %h: relative to the home directory. */
 	snprintf(path, sizeof(path), "%s/my.keys", mt.alice.home);
 	mt_write(path, line, strlen(line), &mt.alice, 0644);

@@ -59,7 +59,7 @@ test_no_credentials_own_file(void)
 	/* No file at all: the same. */
 	unlink(path);
 	memset(&cv, 0, sizeof(cv));
-	T_EQ_INT(mt_auth("nocreds", "alice", &cv), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_auth("nocreds", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(shown_error(&cv, want));
 	T_TRUE(mt_debug_has("the per-user default"));
 	/* nouserok: the rest of the stack decides, nothing is said. */
@@ -72,7 +72,7 @@ test_no_credentials_own_file(void)
 	/* sshformat: the OpenSSH key file is named, and ssh-keygen. */
 	memset(&cv, 0, sizeof(cv));
 	mt_service("nocreds-ssh", NODEV " sshformat");
-	T_EQ_INT(mt_auth("nocreds-ssh", "alice", &cv), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_auth("nocreds-ssh", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
 	snprintf(want, sizeof(want),
 	    "No security key is registered for alice: %s/.ssh/id_ecdsa_sk "
 	    "does not hold one. Create it with: ssh-keygen -t ecdsa-sk",
@@ -80,7 +80,7 @@ test_no_credentials_own_file(void)
 	T_TRUE(shown_error(&cv, want));
 	/* A user unknown to the system: nothing said either. */
 	memset(&cv, 0, sizeof(cv));
-	T_EQ_INT(mt_auth("nocreds", "nosuchuser", &cv), PAM_USER_UNKNOWN);
+	T_EQ_INT(mt_auth("nocreds", "nosuchuser", &cv), PAM_SYSTEM_ERR);
 	T_EQ_INT(cv.nerror, 0);
 	mt_keys(&mt.alice, "");
 }
@@ -106,6 +106,71 @@ test_no_credentials_central(void)
 	T_TRUE(strstr(cv.shown, central) == NULL);
 	T_TRUE(mt_debug_has("authfile= (a central file)"));
 	unlink(central);
+}
+
+/* A remote client (pam_u2f(8), DIAGNOSTICS) is told nothing that tells
+ * accounts apart: sshd, PAM_TTY "ssh", or PAM_RHOST naming another host;
+ * the code is the same as for a local one. */
+static void
+test_remote_silent(void)
+{
+	static const struct {
+		const char *service, *rhost, *tty;
+		bool told;
+	} rows[] = {
+	    {"nocreds", NULL, NULL, true},
+	    {"nocreds", "", NULL, true},
+	    {"sshd", NULL, NULL, false},
+	    {"sshd", "localhost", NULL, false},
+	    {"nocreds", "192.0.2.7", NULL, false},
+	    {"nocreds", "client.example.org", NULL, false},
+	    {"nocreds", NULL, "ssh", false},
+	};
+	char host[HOST_NAME_MAX + 1] = "", path[300];
+	char *line = mtfix_dummy_line("bob", NULL);
+	struct mt_conv cv;
+	size_t i;
+
+	mt_keys(&mt.alice, "bob:\n");
+	mt_service("nocreds", NODEV " cue");
+	mt_service("sshd", NODEV " cue");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&cv, 0, sizeof(cv));
+		T_EQ_INT(mt_auth_from(rows[i].service, "alice", rows[i].rhost,
+			     rows[i].tty, &cv),
+		    PAM_USER_UNKNOWN);
+		if ((cv.nerror == 1) != rows[i].told)
+			T_FAIL_AT("%s rhost %s tty %s: %zu messages: %s",
+			    rows[i].service,
+			    rows[i].rhost ? rows[i].rhost : "(unset)",
+			    rows[i].tty ? rows[i].tty : "(unset)", cv.nerror,
+			    cv.shown);
+		if (!rows[i].told)
+			T_TRUE(mt_debug_has("not told (remote client: "));
+	}
+	/* sudo sets PAM_RHOST to this host's name: local. */
+	if (gethostname(host, sizeof(host) - 1) == 0 && host[0] != '\0') {
+		memset(&cv, 0, sizeof(cv));
+		T_EQ_INT(mt_auth_from("nocreds", "alice", host, NULL, &cv),
+		    PAM_USER_UNKNOWN);
+		T_EQ_INT(cv.nerror, 1);
+	}
+	/* No account is told apart remotely: no file, no key (with a
+	 * credential), an unknown user: all silent. */
+	mt_keys_path(&mt.alice, path, sizeof(path));
+	unlink(path);
+	memset(&cv, 0, sizeof(cv));
+	T_EQ_INT(mt_auth_from("sshd", "alice", "192.0.2.7", NULL, &cv),
+	    PAM_AUTHINFO_UNAVAIL);
+	mt_keys(&mt.bob, line != NULL ? line : "");
+	T_EQ_INT(
+	    mt_auth_from("sshd", "bob", "192.0.2.7", NULL, &cv), PAM_AUTH_ERR);
+	T_EQ_INT(mt_auth_from("sshd", "nosuchuser", "192.0.2.7", NULL, &cv),
+	    PAM_SYSTEM_ERR);
+	T_EQ_INT(cv.nerror, 0);
+	mt_keys(&mt.bob, "");
+	mt_keys(&mt.alice, "");
+	free(line);
 }
 
 static void
@@ -243,6 +308,7 @@ main(int argc, char **argv)
 	static const struct test_case cases[] = {
 	    TEST(test_no_credentials_own_file),
 	    TEST(test_no_credentials_central),
+	    TEST(test_remote_silent),
 	    TEST(test_no_key),
 	    TEST(test_wrong_key),
 	    TEST(test_wrong_origin_hint),

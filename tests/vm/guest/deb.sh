@@ -4,8 +4,8 @@
 # pamu2fcfg (which the host has, for 50-interop): apt removes them; nothing
 # in /etc/pam.d changes; pam-auth-update --enable pam_u2f; then real sudo
 # through Debian's common-auth: password + enrolled token succeeds, another
-# token is refused, a user with no key passes with the password (the
-# conffile's nouserok); removing the package takes the line out again.
+# token is refused, a user with no key is refused too (the conffile is
+# strict: no nouserok); removing the package takes the line out again.
 # Needs VM_DEB_DIR (the directory holding the .debs).
 
 mkuser carol
@@ -50,7 +50,7 @@ elif expect_ok "$name" apt-get install -y $debs; then
 	if [ -f /usr/share/man/man8/pam_u2f.8.gz ] &&
 	    [ -f /usr/share/man/man1/pamu2fcfg.1.gz ] &&
 	    [ -f /usr/share/man/man5/pam_u2f.conf.5.gz ] &&
-	    grep -qx 'nouserok = true' /etc/security/pam_u2f.conf &&
+	    ! grep -Eq '^[[:space:]]*nouserok' /etc/security/pam_u2f.conf &&
 	    grep -q 'Default: no' /usr/share/pam-configs/pam_u2f; then
 		pass "$name"
 	else
@@ -105,7 +105,7 @@ if tok_start b; then
 	if [ "$(tok_signed b)" = 0 ]; then pass "$name"; else fail "$name"; fi
 	tok_stop b
 fi
-expect_ok "sudo: a user with no key enrolled passes with the password (nouserok)" \
+expect_fail "sudo: a user with no key enrolled is refused (strict conffile)" \
     "$sudo_as" dave "$PASSWORD"
 
 # An upgrade (the same package again): the profile stays enabled, and
