@@ -24,6 +24,31 @@ cue(void *arg)
 	    a->tap ? "touch or tap" : "touch", a->o->user);
 }
 
+/* No key holds any of creds: say for which origins (the rp ids asked
+ * for: the origin, and the appid for credentials flagged CRED_APPID),
+ * the usual cause being a credential registered under another one. */
+static void
+say_not_held(const struct tool_opts *o, const struct cred *creds, size_t n)
+{
+	const char *first = NULL, *second = NULL, *rp;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rp = (creds[i].flags & CRED_APPID) ? o->cf.appid : o->cf.origin;
+		if (first == NULL)
+			first = rp;
+		else if (strcmp(first, rp) != 0)
+			second = rp;
+	}
+	if (first == NULL)
+		first = o->cf.origin;
+	tool_msg("no key present holds a credential of %s for origin %s "
+		 "(origins tried: %s%s%s); was it registered under another "
+		 "origin? (pamu2fcfg -o, origin= in the configuration file)",
+	    o->user, first, first, second != NULL ? ", " : "",
+	    second != NULL ? second : "");
+}
+
 static int
 authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 {
@@ -59,9 +84,8 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 		printf("ok: credential %zu on %s\n", res.cred_index + 1,
 		    res.dev_index < ndevs ? dev_path(devs[res.dev_index])
 					  : "?");
-	else if (r == ERR_NO_KEY) {
-		tool_msg("no key present holds a credential of %s for %s",
-		    o->user, o->cf.origin);
+	else if (r == ERR_NO_KEY || r == ERR_WRONG_KH) {
+		say_not_held(o, creds, n);
 		r = ERR_NOT_FOUND;
 	} else if (r == ERR_TIMEOUT)
 		enroll_explain_open(o, r);

@@ -41,6 +41,14 @@ run $DEV -u alice --check "$WORK/map"
 expect 0 "--check accepts a line with -n output appended"
 grep -q '^ok: credential [12] on unix:' "$WORK/out"
 ok $? "--check names the credential and the device"
+# After an origin change: no key holds a credential for that origin,
+# said so with the origins tried (it said "key handle not for this
+# device").
+run $DEV -u alice -o pam://elsewhere --check "$WORK/map"
+[ "$RC" -eq 1 ] && [ ! -s "$WORK/out" ] &&
+    grep -qx "pamu2fcfg: no key present holds a credential of alice for origin pam://elsewhere (origins tried: pam://elsewhere); was it registered under another origin? (pamu2fcfg -o, origin= in the configuration file)" "$WORK/err"
+okshow $? "--check under another origin: says so, lists the origins tried" \
+    "$WORK/err"
 
 run $DEV -u alice -v -o pam://example -i pam://example-app
 expect 0 "-v enrolls"
