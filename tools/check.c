@@ -1,5 +1,6 @@
 /* --check: authenticate now, through auth_run (the module's own path),
- * against the user's credentials in the mapping file. */
+ * against the user's credentials in the mapping file, or from the
+ * configuration's authcmd= (checkcmd.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -105,8 +106,12 @@ check_run(const struct tool_opts *o)
 	size_t n = 0;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK ||
-	    (r = manage_load(o, path, &creds, &n)) != ERR_OK)
+	/* No FILE and the configuration's authcmd=: the module's route. */
+	if (o->file == NULL && o->cf.authcmd != NULL)
+		r = checkcmd_load(o, &creds, &n);
+	else if ((r = manage_path(o, false, &path)) == ERR_OK)
+		r = manage_load(o, path, &creds, &n);
+	if (r != ERR_OK)
 		goto fail;
 	r = authenticate(o, creds, n);
 	if (r == ERR_OK && fflush(stdout) == EOF)

@@ -299,6 +299,35 @@ helper people "$ME"
 ok $? "the helper alone prints the value and nothing else, exit 0"
 login cnconfig
 loggedin "the slapd with the README's cn=config schema: logs in"
+
+# pamu2fcfg --check with no FILE takes the configuration's authcmd, as
+# the module does (run as authcmd_user, never the cache): the LDAP route
+# checked before a sudo relies on it.
+{
+	echo 'origin = "pam://ac"'
+	echo 'authcmd = "/mnt/bin/pam_u2f_ldap -c /mnt/etc/people.conf -- %u"'
+	echo 'authcmd_user = "nobody"'
+	echo 'authcmd_cache = "/mnt/cache"'
+	cat /mnt/etc/people.conf
+} >/mnt/etc/check.conf
+chmod 644 /mnt/etc/check.conf
+# check USER: pamu2fcfg --check through check.conf; status in $CST.
+check() {
+	printf '1111\n' | "$PAMU2FCFG" --conf /mnt/etc/check.conf -u "$1" \
+	    --device "unix:$WORK/t.sock" --pin-stdin --check \
+	    >"$WORK/cout" 2>"$WORK/cerr"
+	CST=$?
+}
+check "$ME"
+[ $CST -eq 0 ] && grep -q "^ok: credential 1 on unix:" "$WORK/cout" &&
+    grep -q "authcmd /mnt/bin/pam_u2f_ldap for $ME as nobody" "$WORK/cerr" &&
+    grep -q "authcmd: 1 credential(s) for $ME" "$WORK/cerr"
+okshow $? "pamu2fcfg --check runs the configuration's authcmd: ok" \
+    "$WORK/cout" "$WORK/cerr"
+check bin
+[ $CST -ne 0 ] && [ ! -s "$WORK/cout" ] &&
+    grep -q "authcmd answered: no credentials for bin" "$WORK/cerr"
+okshow $? "--check: an entry without credentials, said so" "$WORK/cerr"
 grep -q "filter=\"(uid=$ME)\"" "$DS/log"
 ok $? "the filter slapd saw is (uid=$ME)"
 LOGIN_USER=daemon login lines
@@ -462,6 +491,11 @@ hfail "and over ldap:// + StartTLS: exit 1 and one line, no SIGPIPE" \
 ok $? "just that one line"
 login starttls
 unavail "the directory down over StartTLS: the helper exited (no signal)"
+check "$ME"
+[ $CST -ne 0 ] && [ ! -s "$WORK/cout" ] &&
+    grep -q "authcmd /mnt/bin/pam_u2f_ldap .*: no answer" "$WORK/cerr"
+okshow $? "--check with the directory down: no answer, not the cache" \
+    "$WORK/cerr"
 login people $C
 [ $ST -eq 0 ] && result ERR_OK &&
     grep -q "authcmd_cache: using the entry of $ME" "$WORK/debug.log" &&
