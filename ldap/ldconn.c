@@ -7,6 +7,7 @@
 
 #include "ldconn.h"
 #include "ldpass.h"
+#include "ldreach.h"
 #include "base/err.h"
 
 /* why: what failed, libldap's words and its diagnostic message (printable
@@ -82,22 +83,42 @@ ldconn_options(LDAP *ld, const struct conf_ldap *c, char *why, size_t whylen)
 	    ld, LDAP_OPT_X_TLS_NEWCTX, &client, "TLS context", why, whylen);
 }
 
+/* libldap's "Can't contact LDAP server" (with GnuTLS's "Error in the
+ * push function" for ldaps://) also covers a server that is simply down:
+ * when one TCP connection cannot be made either, say that the server
+ * could not be reached, and why; otherwise keep libldap's words. */
+static int
+ldconn_fail(LDAP *ld, int rc, const struct conf_ldap *c, const char *uri,
+    const char *what, char *why, size_t whylen)
+{
+	char reach[128];
+
+	if ((rc == LDAP_SERVER_DOWN || rc == LDAP_CONNECT_ERROR) &&
+	    ldreach_probe(uri, c->network_timeout, reach, sizeof(reach)) ==
+		ERR_UNAVAIL) {
+		snprintf(
+		    why, whylen, "the server could not be reached: %s", reach);
+		return ERR_UNAVAIL;
+	}
+	return ldconn_why(ld, rc, what, why, whylen);
+}
+
 /* The connection, TLS in place: ldaps:// connects with TLS, ldap:// must
  * succeed in StartTLS. Never a plaintext operation. */
 static int
-ldconn_tls(LDAP *ld, const char *uri, char *why, size_t whylen)
+ldconn_tls(LDAP *ld, const struct conf_ldap *c, const char *uri, char *why,
+    size_t whylen)
 {
+	bool ldaps = strncmp(uri, "ldaps://", 8) == 0;
 	int rc;
 
-	if (strncmp(uri, "ldaps://", 8) == 0)
+	if (ldaps)
 		rc = ldap_connect(ld);
 	else
 		rc = ldap_start_tls_s(ld, NULL, NULL);
 	if (rc != LDAP_SUCCESS)
-		return ldconn_why(ld, rc,
-		    strncmp(uri, "ldaps://", 8) == 0 ? "TLS connection"
-						     : "StartTLS",
-		    why, whylen);
+		return ldconn_fail(ld, rc, c, uri,
+		    ldaps ? "TLS connection" : "StartTLS", why, whylen);
 	if (!ldap_tls_inplace(ld)) {
 		snprintf(why, whylen, "no TLS on the connection");
 		return ERR_UNAVAIL;
@@ -167,7 +188,7 @@ ldconn_try(const struct conf_ldap *c, const char *uri, LDAP **out, char *why,
 		goto fail;
 	}
 	if ((r = ldconn_options(ld, c, why, whylen)) != ERR_OK ||
-	    (r = ldconn_tls(ld, uri, why, whylen)) != ERR_OK ||
+	    (r = ldconn_tls(ld, c, uri, why, whylen)) != ERR_OK ||
 	    (r = ldconn_bind(ld, c, why, whylen)) != ERR_OK)
 		goto fail;
 	*out = ld;

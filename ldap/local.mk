@@ -23,7 +23,8 @@ if WITH_LDAP
 
 pkglibexec_PROGRAMS = ldap/pam_u2f_ldap
 ldap_pam_u2f_ldap_SOURCES = ldap/pam_u2f_ldap.c \
-	ldap/ldconn.c ldap/ldconn.h ldap/ldsearch.c ldap/ldsearch.h
+	ldap/ldconn.c ldap/ldconn.h ldap/ldreach.c ldap/ldreach.h \
+	ldap/ldsearch.c ldap/ldsearch.h
 ldap_pam_u2f_ldap_CFLAGS = $(AM_CFLAGS) $(LIBLDAP_CFLAGS)
 ldap_pam_u2f_ldap_LDADD = ldap/libldhelp.la common/libcommon.la \
 	$(LIBLDAP_LIBS)

@@ -2,7 +2,9 @@
  * directory, for the module's authcmd= (pam_u2f_ldap(8)). Prints the
  * values found (SSSD passkey: values, pam-u2f mapping lines) and exits 0
  * for an answer, found or not; any failure is one line on stderr and a
- * status other than 0, which the module takes for "unavailable". */
+ * status other than 0, which the module takes for "unavailable".
+ * authcmd's line is "pam_u2f_ldap -- %u": a user name is never an
+ * option. */
 #include "config.h"
 
 #include <getopt.h>
@@ -27,8 +29,45 @@
 static int
 ldmain_usage(void)
 {
-	fprintf(stderr, "usage: pam_u2f_ldap [-c CONF] USER\n");
+	fprintf(stderr, "usage: pam_u2f_ldap [-c CONF] [--] USER\n");
 	return LDMAIN_USAGE;
+}
+
+/* [-c CONF] [--] USER: options first (no reordering), then exactly one
+ * user. A user name beginning with '-' is never an option and never
+ * looked up: after "--" it is refused by name; without "--", getopt
+ * took it for an option, and the line says to put "--" before %u. */
+static int
+ldmain_args(int argc, char **argv, const char **conf, const char **user)
+{
+	const char *last = argc > 1 ? argv[argc - 1] : "";
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt(argc, argv, "+:c:")) != -1) {
+		if (ch != 'c')
+			break;
+		*conf = optarg;
+	}
+	if (ch == -1 && argc - optind == 1 && argv[optind][0] != '-') {
+		*user = argv[optind];
+		return 0;
+	}
+	if (ch == -1 && argc - optind == 1 &&
+	    strcmp(argv[optind - 1], "--") == 0) {
+		fprintf(stderr,
+		    "pam_u2f_ldap: the user name '%s' is refused: it begins "
+		    "with '-'\n",
+		    argv[optind]);
+		return LDMAIN_FAIL;
+	}
+	if (last[0] == '-' && (argc < 3 || strcmp(argv[argc - 2], "--") != 0))
+		fprintf(stderr,
+		    "pam_u2f_ldap: '%s' was read as an option: write \"--\" "
+		    "before %%u in authcmd (user names beginning with '-' are "
+		    "refused)\n",
+		    last);
+	return ldmain_usage();
 }
 
 /* The section, complete, from conf (NULL: the default file). */
@@ -89,25 +128,25 @@ int
 main(int argc, char **argv)
 {
 	struct conf_ldap c;
-	const char *conf = NULL;
+	const char *conf = NULL, *user = NULL;
 	char *filter = NULL;
-	int ch, r;
+	int r;
 
 	memset(&c, 0, sizeof(c));
-	while ((ch = getopt(argc, argv, "c:")) != -1) {
-		if (ch != 'c')
-			return ldmain_usage();
-		conf = optarg;
-	}
-	if (argc - optind != 1)
-		return ldmain_usage();
+	/* A write to a server that has gone (StartTLS on a refused
+	 * connection) is EPIPE, an error like any other, not a death
+	 * without a word. */
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		return LDMAIN_FAIL;
+	if ((r = ldmain_args(argc, argv, &conf, &user)) != 0)
+		return r;
 	/* No ldap.conf, .ldaprc or LDAP* variable changes what we set. */
 	if (setenv("LDAPNOINIT", "1", 1) != 0)
 		return LDMAIN_FAIL;
 	if ((r = ldmain_conf(conf, &c)) != 0)
 		goto done;
-	if ((r = ldesc_filter(c.filter, argv[optind], strlen(argv[optind]),
-		 &filter)) != ERR_OK) {
+	if ((r = ldesc_filter(c.filter, user, strlen(user), &filter)) !=
+	    ERR_OK) {
 		fprintf(stderr, "pam_u2f_ldap: the user name is refused: %s\n",
 		    err_str(r));
 		r = LDMAIN_FAIL;

@@ -1,5 +1,6 @@
 /* --check: authenticate now, through auth_run (the module's own path),
- * against the user's credentials in the mapping file. */
+ * against the user's credentials in the mapping file, or from the
+ * configuration's authcmd= (checkcmd.c). */
 #include "config.h"
 
 #include <stdio.h>
@@ -22,6 +23,31 @@ cue(void *arg)
 
 	tool_msg("%s the security key to authenticate %s",
 	    a->tap ? "touch or tap" : "touch", a->o->user);
+}
+
+/* No key holds any of creds: say for which origins (the rp ids asked
+ * for: the origin, and the appid for credentials flagged CRED_APPID),
+ * the usual cause being a credential registered under another one. */
+static void
+say_not_held(const struct tool_opts *o, const struct cred *creds, size_t n)
+{
+	const char *first = NULL, *second = NULL, *rp;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		rp = (creds[i].flags & CRED_APPID) ? o->cf.appid : o->cf.origin;
+		if (first == NULL)
+			first = rp;
+		else if (strcmp(first, rp) != 0)
+			second = rp;
+	}
+	if (first == NULL)
+		first = o->cf.origin;
+	tool_msg("no key present holds a credential of %s for origin %s "
+		 "(origins tried: %s%s%s); was it registered under another "
+		 "origin? (pamu2fcfg -o, origin= in the configuration file)",
+	    o->user, first, first, second != NULL ? ", " : "",
+	    second != NULL ? second : "");
 }
 
 static int
@@ -59,9 +85,8 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 		printf("ok: credential %zu on %s\n", res.cred_index + 1,
 		    res.dev_index < ndevs ? dev_path(devs[res.dev_index])
 					  : "?");
-	else if (r == ERR_NO_KEY) {
-		tool_msg("no key present holds a credential of %s for %s",
-		    o->user, o->cf.origin);
+	else if (r == ERR_NO_KEY || r == ERR_WRONG_KH) {
+		say_not_held(o, creds, n);
 		r = ERR_NOT_FOUND;
 	} else if (r == ERR_TIMEOUT)
 		enroll_explain_open(o, r);
@@ -81,8 +106,12 @@ check_run(const struct tool_opts *o)
 	size_t n = 0;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK ||
-	    (r = manage_load(o, path, &creds, &n)) != ERR_OK)
+	/* No FILE and the configuration's authcmd=: the module's route. */
+	if (o->file == NULL && o->cf.authcmd != NULL)
+		r = checkcmd_load(o, &creds, &n);
+	else if ((r = manage_path(o, false, &path)) == ERR_OK)
+		r = manage_load(o, path, &creds, &n);
+	if (r != ERR_OK)
 		goto fail;
 	r = authenticate(o, creds, n);
 	if (r == ERR_OK && fflush(stdout) == EOF)

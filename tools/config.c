@@ -1,7 +1,8 @@
 /* The module's configuration file (pam_u2f.conf) as pamu2fcfg's
  * defaults, so enrollment and login agree: the keys of the options table
  * marked CONF_IN_TOOL (origin, appid, authfile, expand, timeout,
- * devices). Command-line options win over the file. */
+ * devices), and authcmd's keys for --check. Command-line options win
+ * over the file. */
 #include "config.h"
 
 #include <pwd.h>
@@ -12,6 +13,29 @@
 #include "conf/conf.h"
 #include "base/err.h"
 #include "tool.h"
+
+/* What --check needs to read credentials as the module would: authcmd,
+ * authcmd_user and authcmd_timeout, from the file only (they are not
+ * pamu2fcfg options), moved from c into o->cf. */
+static void
+config_authcmd(struct tool_opts *o, struct conf *c)
+{
+	if (conf_isset(c, CONF_AUTHCMD)) {
+		free(o->cf.authcmd);
+		o->cf.authcmd = c->authcmd;
+		c->authcmd = NULL;
+		conf_mark(&o->cf, CONF_AUTHCMD);
+	}
+	if (conf_isset(c, CONF_AUTHCMD_USER)) {
+		free(o->cf.authcmd_user);
+		o->cf.authcmd_user = c->authcmd_user;
+		c->authcmd_user = NULL;
+		conf_mark(&o->cf, CONF_AUTHCMD_USER);
+	}
+	o->cf.authcmd_timeout = conf_isset(c, CONF_AUTHCMD_TIMEOUT)
+	    ? c->authcmd_timeout
+	    : CONF_AUTHCMD_TIMEOUT_DEFAULT;
+}
 
 /* Load the file (o->cf.conf, or the default one if it exists) and fill
  * what the command line left unset, key by key of the options table:
@@ -31,6 +55,7 @@ config_apply(struct tool_opts *o)
 	/* The command line over the file, then all of it back. */
 	conf_merge(&c, &o->cf, CONF_IN_TOOL);
 	conf_merge(&o->cf, &c, CONF_IN_TOOL);
+	config_authcmd(o, &c);
 fail:
 	conf_free(&c);
 	return r;

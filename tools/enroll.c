@@ -293,7 +293,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.rp_name = o->cf.appid;
 	req.type = o->type;
 	req.presence = !o->no_presence;
-	req.pin = o->pin;
+	/* SSSD's passkey: values always ask for the PIN: so does this. */
+	req.pin = o->pin || o->passkey;
 	req.uv = o->uv;
 	req.resident = o->resident;
 	req.cred_protect = o->cred_protect;
@@ -424,11 +425,13 @@ enroll_print(const struct tool_opts *o)
 	int r;
 
 	memset(&cred, 0, sizeof(cred));
-	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK)
+	if ((r = enroll_open(o, &devs, &ndevs)) != ERR_OK ||
+	    (r = tool_passkey_keys(o, devs, ndevs)) != ERR_OK)
 		goto fail;
 	if ((r = enroll_register(o, devs, ndevs, NULL, 0, &cred, NULL)) !=
 	    ERR_OK) {
-		enroll_explain_open(o, r);
+		if (!tool_passkey_refused(o, devs, ndevs, r))
+			enroll_explain_open(o, r);
 		goto fail;
 	}
 	r = o->passkey ? tool_passkey_value(&cred, &text)

@@ -3,7 +3,7 @@ tools_pamu2fcfg_SOURCES = tools/pamu2fcfg.c tools/tool.h \
 	tools/opts.c tools/msg.c tools/enroll.c tools/add.c \
 	tools/manage.c tools/check.c tools/mapfile.c tools/lines.c \
 	tools/config.c tools/asuser.c tools/devwhy.c tools/pin.c \
-	tools/passkeyfmt.c tools/audit.c
+	tools/passkeyfmt.c tools/audit.c tools/passkeyreq.c tools/checkcmd.c
 tools_pamu2fcfg_LDADD = common/libcommon.la
 EXTRA_DIST += tools/demo.sh tools/copy-src.sh
 

@@ -92,6 +92,25 @@ void tool_pin_tell(void *arg, const char *msg);
  * (common/mapping/passkey.h reads it). ERR_INVAL without a key handle,
  * ERR_PARSE for a bad key. */
 int tool_passkey_value(const struct cred *c, char **out);
+/* checkcmd.c: --check with no FILE when the configuration file sets
+ * authcmd: the user's credentials from the command, run as the module
+ * runs it (authcmd_user, authcmd_timeout, common/mapping/authcmd.h), the
+ * output read by cmdout_find; never the cache. Root's ids are taken back
+ * for the spawn (asuser_leave/enter). Each failure is one message
+ * naming it; ERR_NOT_FOUND when the command answered with none. */
+int checkcmd_load(const struct tool_opts *o, struct cred **creds, size_t *n);
+/* passkeyreq.c: after a failed --format=passkey registration (never
+ * else): when err says the keys cannot verify a PIN (ERR_PIN_NOT_SET:
+ * none set; ERR_UNSUPPORTED from U2F-only keys), one message saying
+ * that SSSD's passkey: values require the PIN at every login and what
+ * to do; true when it said so, false to let enroll_explain_open speak.
+ * Registration asks for the PIN with --format=passkey (as -N does). */
+bool tool_passkey_refused(
+    const struct tool_opts *o, struct dev *const *devs, size_t n, int err);
+/* Before any touch: with --format=passkey, keys that are all U2F-only
+ * are refused (that message, ERR_UNSUPPORTED); ERR_OK otherwise. */
+int tool_passkey_keys(
+    const struct tool_opts *o, struct dev *const *devs, size_t n);
 /* The LDIF change (RFC 2849) that adds value to attr of the entry dn:
  * "dn: DN\nchangetype: modify\nadd: ATTR\nATTR: VALUE\n-\n", the DN
  * base64-encoded ("dn:: ") when it is not a SAFE-STRING. ERR_INVAL for

@@ -41,6 +41,14 @@ run $DEV -u alice --check "$WORK/map"
 expect 0 "--check accepts a line with -n output appended"
 grep -q '^ok: credential [12] on unix:' "$WORK/out"
 ok $? "--check names the credential and the device"
+# After an origin change: no key holds a credential for that origin,
+# said so with the origins tried (it said "key handle not for this
+# device").
+run $DEV -u alice -o pam://elsewhere --check "$WORK/map"
+[ "$RC" -eq 1 ] && [ ! -s "$WORK/out" ] &&
+    grep -qx "pamu2fcfg: no key present holds a credential of alice for origin pam://elsewhere (origins tried: pam://elsewhere); was it registered under another origin? (pamu2fcfg -o, origin= in the configuration file)" "$WORK/err"
+okshow $? "--check under another origin: says so, lists the origins tried" \
+    "$WORK/err"
 
 run $DEV -u alice -v -o pam://example -i pam://example-app
 expect 0 "-v enrolls"
@@ -62,9 +70,37 @@ for opt in "-t FOO" "-c 0" "-c 4" "--cred-protect x" "-c 3" "-r -c 2" \
 	[ "$RC" -eq 2 ] && [ ! -s "$WORK/out" ]
 	ok $? "'$opt' is a usage error (exit 2, stdout empty)"
 done
+# --format=passkey and ldif: SSSD's passkey: values ask for the PIN at
+# every login, so a key that cannot verify one is refused at enrollment,
+# saying why and what to do, nothing printed: this U2F-only key before
+# any touch, a FIDO2 key without a PIN as the registration begins.
+token nopin --ctap2 2.0 --presence now ||
+    { echo "Bail out! softtoken did not start"; exit 1; }
+token pin --ctap2 2.0 --pin 1111 --presence now ||
+    { echo "Bail out! softtoken did not start"; exit 1; }
+for f in passkey "ldif --dn uid=a"; do
+	run $DEV -u alice --format=$f
+	[ "$RC" -eq 1 ] && [ ! -s "$WORK/out" ] &&
+	    grep -q "^pamu2fcfg: --format=${f%% *}: refused: unix:$WORK/t.sock is U2F-only and cannot verify a PIN, which SSSD's passkey: values ask for at every login; use a FIDO2 key with a PIN" "$WORK/err" &&
+	    ! grep -q "touch" "$WORK/err"
+	okshow $? "--format=${f%% *} on a U2F-only key: refused before a touch, said why" "$WORK/err"
+	run --device "unix:$WORK/nopin.sock" -u alice --format=$f
+	[ "$RC" -eq 1 ] && [ ! -s "$WORK/out" ] &&
+	    grep -q "^pamu2fcfg: --format=${f%% *}: refused: unix:$WORK/nopin.sock has no PIN, and SSSD's passkey: values ask for the key's PIN at every login; set a PIN (fido2-token -S DEVICE" "$WORK/err"
+	okshow $? "--format=${f%% *} on a FIDO2 key without a PIN: refused, says fido2-token -S" "$WORK/err"
+done
+! grep -q "^cbor cmd=01 \|^touch" "$WORK/nopin.log"
+okshow $? "no MakeCredential, no touch on the key without a PIN" \
+    "$WORK/nopin.log"
+DEV="--device unix:$WORK/pin.sock --pin-stdin"
+printf '1111\n' >"$WORK/pin"
+run $DEV -u alice --format=passkey <"$WORK/pin"
+[ "$RC" -eq 0 ] &&
+    grep -Eqx 'passkey:[A-Za-z0-9+/]+=*,[A-Za-z0-9+/]+=*' "$WORK/out"
+okshow $? "--format=passkey on a key with a PIN: the value" "$WORK/err"
 # --format=ldif: the passkey: value in a change of the entry; a DN
 # that is not a SAFE-STRING goes in base64 (RFC 2849).
-run $DEV -u alice --format=ldif --dn 'uid=alice,ou=people,dc=example'
+run $DEV -u alice --format=ldif --dn 'uid=alice,ou=people,dc=example' <"$WORK/pin"
 expect 0 "--format=ldif prints an LDIF change"
 sed -n 1,3p "$WORK/out" | tr '\n' '|' | grep -qx \
     'dn: uid=alice,ou=people,dc=example|changetype: modify|add: passkey|' &&
@@ -72,11 +108,12 @@ sed -n 1,3p "$WORK/out" | tr '\n' '|' | grep -qx \
     grep -Eqx 'passkey: passkey:[A-Za-z0-9+/]+=*,[A-Za-z0-9+/]+=*' &&
     [ "$(sed -n '5,$p' "$WORK/out")" = "-" ]
 ok $? "--format=ldif: dn, changetype, add, the passkey: value, '-'"
-run $DEV -u alice --format=ldif --dn 'uid=jö,dc=x' --attribute ipaPassKey
+run $DEV -u alice --format=ldif --dn 'uid=jö,dc=x' --attribute ipaPassKey <"$WORK/pin"
 [ "$RC" -eq 0 ] && [ "$(sed -n 's/^dn:: //p' "$WORK/out" | base64 -d)" = \
     'uid=jö,dc=x' ] && grep -q '^add: ipaPassKey$' "$WORK/out" &&
     grep -q '^ipaPassKey: passkey:' "$WORK/out"
 ok $? "--format=ldif: a non-ASCII DN in base64, --attribute named"
+DEV="--device unix:$WORK/t.sock"
 run $DEV -u alice -c 3
 grep -q -- '-c 3 needs -N or -V' "$WORK/err"
 ok $? "-c 3 without -N or -V: the credential would be hidden, said so"

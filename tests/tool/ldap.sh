@@ -123,6 +123,41 @@ TLS_URLS="ldaps://127.0.0.1:$P/ ldaps://127.0.0.2:$P/ ldap://127.0.0.1:$P2/"
 slapd_start "$DS" $TLS_URLS && slapd_start "$PL" "ldap://127.0.0.1:$P3/"
 ok $? "two slapd started (ldaps $P, ldap+StartTLS $P2, no TLS $P3)"
 
+# The README's cn=config form of the schema, loaded the README's way: a
+# third slapd configured in cn=config (slaptest from a slapd.conf
+# without SSSD's schema, root over ldapi managing cn=config, as Debian's
+# slapd has it), then ldapadd -Y EXTERNAL of the README's LDIF.
+CF=$WORK/cf
+mkdir "$CF"
+cp "$DS/ca.pem" "$DS/server.pem" "$DS/server.key" "$CF/"
+schema "$CF/schema" nopasskey
+slapd_conf "$CF" yes config
+P4=$(free_port)
+slapd_cn_config "$CF" && slapd_start "$CF" "ldaps://127.0.0.1:$P4/"
+okshow $? "a slapd on cn=config, without the passkey schema (ldaps $P4)" \
+    "$CF/slaptest.log" "$CF/log"
+# cf_user: the user's entry, with SSSD's class and a passkey: value.
+cf_user() {
+	printf '%s\n' "dn: uid=$ME,ou=people,$SUFFIX" "changetype: add" \
+	    "objectClass: puTestObject" "objectClass: passkeyUser" \
+	    "uid: $ME" "passkey: $PK_ME"
+}
+printf '%s\n' "dn: $SUFFIX" "changetype: add" "objectClass: puTestObject" \
+    "dc: example" "" "dn: ou=people,$SUFFIX" "changetype: add" \
+    "objectClass: puTestObject" "ou: people" | ldap_admin "$CF" &&
+    ! cf_user | ldap_admin "$CF"
+okshow $? "without the schema, an entry with passkeyUser is refused" \
+    "$CF/modify.log"
+readme_block "$PASSKEY_LDIF" >"$CF/passkey.ldif"
+LDAPNOINIT=1 ldapadd -Y EXTERNAL -H "$(ldapi "$CF")" -f "$CF/passkey.ldif" \
+    >>"$CF/modify.log" 2>&1 &&
+    grep -q "^olcObjectClasses: .*'passkeyUser'" "$CF/passkey.ldif"
+okshow $? "ldapadd -Y EXTERNAL added the README's cn=config schema" \
+    "$CF/modify.log" "$CF/passkey.ldif"
+cf_user | ldap_admin "$CF"
+okshow $? "and then the entry with its passkey: value is accepted" \
+    "$CF/modify.log"
+
 # hconf NAME URI BASE [LINE...]: /mnt/etc/NAME.conf, a pam_u2f.conf with
 # an ldap section (the module reads it too: it must accept the section).
 hconf() {
@@ -161,17 +196,20 @@ hconf external "$U_TLS" ou=restricted 'bind = "external"' \
 hconf big "$U_TLS" ou=big
 hconf huge "$U_TLS" ou=huge
 hconf twice "$U_TLS" ou=twice
+hconf cnconfig "\"ldaps://127.0.0.1:$P4\"" ou=people
 hconf slow "$U_TLS" ou=people
 sed -i 's/= 2$/= 1/' /mnt/etc/slow.conf
 hconf slower "$U_TLS" ou=people
 sed -i 's/= 2$/= 30/' /mnt/etc/slower.conf
 
-# helper CONF USER: the helper alone, as nobody; stdout in $WORK/hout,
-# stderr in $WORK/herr, status in $HST.
+# helper CONF [ARGS...] USER: the helper alone, as nobody; stdout in
+# $WORK/hout, stderr in $WORK/herr, status in $HST.
 helper() {
+	c=$1
+	shift
 	setpriv --reuid="$NOBODY" --regid="$(id -g nobody)" --init-groups \
 	    env -i PATH=/usr/bin:/bin /mnt/bin/pam_u2f_ldap \
-	    -c "/mnt/etc/$1.conf" "$2" >"$WORK/hout" 2>"$WORK/herr"
+	    -c "/mnt/etc/$c.conf" "$@" >"$WORK/hout" 2>"$WORK/herr"
 	HST=$?
 }
 
@@ -182,7 +220,7 @@ login() {
 	c=$1
 	shift
 	printf '1111\n' | pam_auth "${LOGIN_USER:-$ME}" \
-	    "auth required $MODULE conf=/mnt/etc/$c.conf origin=pam://ac devices=unix:$WORK/t.sock timeout=5 debug debug_file=$WORK/debug.log authcmd_user=nobody [authcmd=/mnt/bin/pam_u2f_ldap -c /mnt/etc/$c.conf %u] $*"
+	    "auth required $MODULE conf=/mnt/etc/$c.conf origin=pam://ac devices=unix:$WORK/t.sock timeout=5 debug debug_file=$WORK/debug.log authcmd_user=nobody [authcmd=/mnt/bin/pam_u2f_ldap -c /mnt/etc/$c.conf -- %u] $*"
 	ST=$?
 }
 # searches DIR: the searches slapd DIR has logged so far.
@@ -259,6 +297,37 @@ okshow $? "slapd logged a TLS connection for each" "$DS/log"
 helper people "$ME"
 [ $HST -eq 0 ] && [ "$(cat "$WORK/hout")" = "$PK_ME" ] && [ ! -s "$WORK/herr" ]
 ok $? "the helper alone prints the value and nothing else, exit 0"
+login cnconfig
+loggedin "the slapd with the README's cn=config schema: logs in"
+
+# pamu2fcfg --check with no FILE takes the configuration's authcmd, as
+# the module does (run as authcmd_user, never the cache): the LDAP route
+# checked before a sudo relies on it.
+{
+	echo 'origin = "pam://ac"'
+	echo 'authcmd = "/mnt/bin/pam_u2f_ldap -c /mnt/etc/people.conf -- %u"'
+	echo 'authcmd_user = "nobody"'
+	echo 'authcmd_cache = "/mnt/cache"'
+	cat /mnt/etc/people.conf
+} >/mnt/etc/check.conf
+chmod 644 /mnt/etc/check.conf
+# check USER: pamu2fcfg --check through check.conf; status in $CST.
+check() {
+	printf '1111\n' | "$PAMU2FCFG" --conf /mnt/etc/check.conf -u "$1" \
+	    --device "unix:$WORK/t.sock" --pin-stdin --check \
+	    >"$WORK/cout" 2>"$WORK/cerr"
+	CST=$?
+}
+check "$ME"
+[ $CST -eq 0 ] && grep -q "^ok: credential 1 on unix:" "$WORK/cout" &&
+    grep -q "authcmd /mnt/bin/pam_u2f_ldap for $ME as nobody" "$WORK/cerr" &&
+    grep -q "authcmd: 1 credential(s) for $ME" "$WORK/cerr"
+okshow $? "pamu2fcfg --check runs the configuration's authcmd: ok" \
+    "$WORK/cout" "$WORK/cerr"
+check bin
+[ $CST -ne 0 ] && [ ! -s "$WORK/cout" ] &&
+    grep -q "authcmd answered: no credentials for bin" "$WORK/cerr"
+okshow $? "--check: an entry without credentials, said so" "$WORK/cerr"
 grep -q "filter=\"(uid=$ME)\"" "$DS/log"
 ok $? "the filter slapd saw is (uid=$ME)"
 LOGIN_USER=daemon login lines
@@ -313,6 +382,26 @@ grep -q 'filter="(uid=r\\2A)"' "$DS/log" &&
 okshow $? "slapd saw the escaped filters ((uid=r\\2A), ...)" "$DS/log"
 helper people "$(head -c 300 /dev/zero | tr '\0' a)"
 hfail "a 300-byte user name is refused" "the user name is refused: .*"
+# A name beginning with '-' is never an option: after "--" (authcmd's
+# documented line) it is refused by name, and never searched for; without
+# "--", it was taken for an option: usage, saying to add "--".
+s=$(searches "$DS")
+helper people -- "-$ME"
+hfail "a user name beginning with '-' after --: refused, exit 1" \
+    "the user name '-$ME' is refused: it begins with '-'"
+helper people -- -c/mnt/etc/plain.conf
+hfail "and '-c/mnt/etc/plain.conf' after --: refused, not an option" \
+    "the user name '-c/mnt/etc/plain.conf' is refused: it begins with '-'"
+[ "$(searches "$DS")" = "$s" ]
+okshow $? "slapd saw no search for them" "$DS/log"
+for name in -c/mnt/etc/plain.conf -x; do
+	helper people "$name"
+	[ $HST -eq 2 ] && [ ! -s "$WORK/hout" ] &&
+	    grep -qx "pam_u2f_ldap: '$name' was read as an option: write \"--\" before %u in authcmd (user names beginning with '-' are refused)" \
+	    "$WORK/herr"
+	okshow $? "without --, '$name' is an option: usage (2), says to add --" \
+	    "$WORK/herr"
+done
 if LD_PRELOAD=libnss_wrapper.so true 2>/dev/null &&
     ldconfig -p 2>/dev/null | grep -q libnss_wrapper.so; then
 	chmod 755 "$WORK"
@@ -391,8 +480,22 @@ ok $? "slapd stopped"
 login people
 unavail "the directory down, no cache"
 helper people "$ME"
-hfail "the helper: cannot contact the server" \
-    "ldaps://127.0.0.1:$P: TLS connection: Can't contact LDAP server.*"
+hfail "the helper: the server could not be reached (ldaps), URI named" \
+    "ldaps://127.0.0.1:$P: the server could not be reached: connection refused"
+# ldap:// with StartTLS wrote to a refused connection: SIGPIPE killed the
+# helper (status 141, not a word) until it ignored the signal.
+helper starttls "$ME"
+hfail "and over ldap:// + StartTLS: exit 1 and one line, no SIGPIPE" \
+    "ldap://127.0.0.1:$P2: the server could not be reached: connection refused"
+[ "$(wc -l <"$WORK/herr")" -eq 1 ]
+ok $? "just that one line"
+login starttls
+unavail "the directory down over StartTLS: the helper exited (no signal)"
+check "$ME"
+[ $CST -ne 0 ] && [ ! -s "$WORK/cout" ] &&
+    grep -q "authcmd /mnt/bin/pam_u2f_ldap .*: no answer" "$WORK/cerr"
+okshow $? "--check with the directory down: no answer, not the cache" \
+    "$WORK/cerr"
 login people $C
 [ $ST -eq 0 ] && result ERR_OK &&
     grep -q "authcmd_cache: using the entry of $ME" "$WORK/debug.log" &&
