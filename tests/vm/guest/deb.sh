@@ -1,7 +1,8 @@
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group deb (tests/run.sh stage deb): the Debian packages as an
 # administrator uses them. apt install ./*.deb over Debian's libpam-u2f and
-# pamu2fcfg (which the host has, for 50-interop): apt removes them; nothing
+# pamu2fcfg (dpkg -i'd first from tools/debian-pam-u2f.sh's .debs, in the
+# guest's overlay, unless the host has them): apt removes them; nothing
 # in /etc/pam.d changes; pam-auth-update --enable pam_u2f; then real sudo
 # through Debian's common-auth: password + enrolled token succeeds, another
 # token is refused, a user with no key passes with the password (the
@@ -20,7 +21,9 @@ export DEBIAN_FRONTEND=noninteractive
 rm -f /var/lib/man-db/auto-update
 sudo_setup
 
+debian_pu_installed "Debian's libpam-u2f and pamu2fcfg installed first"
 name="apt install ./libpam-u2f-native_*.deb ./pamu2fcfg-native_*.deb"
+# shellcheck disable=SC2086 # $debs: two paths without spaces
 if [ "$(echo "$debs" | wc -w)" -ne 2 ]; then
 	fail "$name" "VM_DEB_DIR=${VM_DEB_DIR:-} holds no pair of .debs"
 elif expect_ok "$name" apt-get install -y $debs; then
@@ -32,12 +35,12 @@ elif expect_ok "$name" apt-get install -y $debs; then
 		pass "$name"
 	fi
 	name="... the module in libpam's directory is ours (dpkg -S)"
-	if dpkg -S "$OLDMOD" 2>/dev/null | grep -q '^libpam-u2f-native:' &&
+	if dpkg -S "$SYSMOD" 2>/dev/null | grep -q '^libpam-u2f-native:' &&
 	    [ -x /usr/bin/pamu2fcfg ] &&
 	    /usr/bin/pamu2fcfg --version 2>&1 | grep -q 'ES256'; then
 		pass "$name"
 	else
-		fail "$name" "$(dpkg -S "$OLDMOD" 2>&1)" \
+		fail "$name" "$(dpkg -S "$SYSMOD" 2>&1)" \
 		    "$(/usr/bin/pamu2fcfg --version 2>&1 | head -2)"
 	fi
 	name="... installing changed no PAM configuration"
@@ -57,7 +60,7 @@ elif expect_ok "$name" apt-get install -y $debs; then
 		fail "$name"
 	fi
 	name="... built with PC/SC and LDAP: pam_u2f_ldap in /usr/libexec/pam_u2f"
-	if ldd "$OLDMOD" | grep -q 'libpcsclite' &&
+	if ldd "$SYSMOD" | grep -q 'libpcsclite' &&
 	    [ "$(stat -c '%U %a' /usr/libexec/pam_u2f/pam_u2f_ldap)" = "root 755" ] &&
 	    [ -f /usr/share/man/man8/pam_u2f_ldap.8.gz ]; then
 		/usr/libexec/pam_u2f/pam_u2f_ldap >"$OUT" 2>&1
@@ -67,7 +70,7 @@ elif expect_ok "$name" apt-get install -y $debs; then
 			fail "$name" "pam_u2f_ldap without arguments:" "$(cat "$OUT")"
 		fi
 	else
-		fail "$name" "$(ldd "$OLDMOD" | grep -c pcsc) libpcsclite" \
+		fail "$name" "$(ldd "$SYSMOD" | grep -c pcsc) libpcsclite" \
 		    "$(ls -l /usr/libexec/pam_u2f/ 2>&1)"
 	fi
 fi
