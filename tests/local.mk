@@ -5,6 +5,9 @@ EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib tests/pcsc.lib
 # its --dry-run (policy-rc.d, no removals): stand-ins for apt and dpkg.
 dist_check_SCRIPTS += tests/deps_check.sh
 TESTS += tests/deps_check.sh
+# The version scheme and the packages' Maintainer (README "Versions").
+dist_check_SCRIPTS += tests/version_check.sh
+TESTS += tests/version_check.sh
 
 # The layers of common/ point one way (every #include read; no cycle).
 dist_check_SCRIPTS += tests/layers.sh

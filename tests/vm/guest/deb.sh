@@ -6,7 +6,10 @@
 # in /etc/pam.d changes; pam-auth-update --enable pam_u2f; then real sudo
 # through Debian's common-auth: password + enrolled token succeeds, another
 # token is refused, a user with no key passes with the password (the
-# conffile's nouserok); removing the package takes the line out again.
+# conffile's nouserok); the package's authcmd account pam-u2f and cache
+# /var/cache/pam-u2f work as README's configuration names them; removing
+# the package takes the line out again and names a line added by hand;
+# purging deletes the cache and keeps the account.
 # Needs VM_DEB_DIR (the directory holding the .debs).
 
 mkuser carol
@@ -84,6 +87,47 @@ if tok_start a; then
 	    env HOME=/home/carol /usr/bin/pamu2fcfg --check
 fi
 
+# README's "Many hosts" names authcmd_user = "pam-u2f" and authcmd_cache =
+# "/var/cache/pam-u2f": the package made both, and the module uses them as
+# they are (the command runs as pam-u2f, the answer is cached, root's).
+name="postinst made the system account pam-u2f (no home, no shell) and its group"
+pw=$(getent passwd pam-u2f)
+uid=$(echo "$pw" | cut -d: -f3)
+if [ -n "$pw" ] && [ "$uid" -lt 1000 ] &&
+    [ "$(echo "$pw" | cut -d: -f6,7)" = /nonexistent:/usr/sbin/nologin ] &&
+    [ ! -e /nonexistent ] && getent group pam-u2f >/dev/null; then
+	pass "$name"
+else
+	fail "$name" "passwd: $pw" "group: $(getent group pam-u2f)"
+fi
+name="postinst made /var/cache/pam-u2f, root's, 0700"
+if [ "$(stat -c '%U %G %a' /var/cache/pam-u2f 2>&1)" = "root root 700" ]; then
+	pass "$name"
+else
+	fail "$name" "$(ls -ld /var/cache/pam-u2f 2>&1)"
+fi
+mkdir -p /usr/local/libexec
+keys=/usr/local/libexec/vmtest-keys
+# shellcheck disable=SC2016 # for the script
+printf '%s\n' '#!/bin/sh' '[ "$(id -un)" = pam-u2f ] || exit 3' \
+    'cat /etc/vmtest-keys' >"$keys"
+chmod 755 "$keys"
+cp /home/carol/.config/Yubico/u2f_keys /etc/vmtest-keys 2>/dev/null
+chmod 644 /etc/vmtest-keys 2>/dev/null
+pam_service vmtest-authcmd "auth required pam_u2f.so authcmd=$keys authcmd_user=pam-u2f authcmd_cache=/var/cache/pam-u2f" \
+    "account required pam_permit.so"
+name="authcmd as the package's pam-u2f, cached in its /var/cache/pam-u2f"
+if expect_ok "$name" pamtester vmtest-authcmd carol authenticate; then
+	ent=/var/cache/pam-u2f/u-$(printf carol | od -An -tx1 | tr -d ' \n')
+	name="... the cache entry is root's, 0600"
+	if [ "$(stat -c '%U %a' "$ent" 2>&1)" = "root 600" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(ls -la /var/cache/pam-u2f)"
+	fi
+fi
+rm -f /etc/pam.d/vmtest-authcmd
+
 name="pam-auth-update --enable pam_u2f"
 if expect_ok "$name" pam-auth-update --enable pam_u2f; then
 	name="... common-auth requires pam_u2f.so after the password"
@@ -126,12 +170,36 @@ if [ -n "$libdeb" ] && expect_ok "$name" dpkg -i "$libdeb"; then
 	else fail "$name"; fi
 fi
 
+# A line added by hand (README's by-hand route) stays: prerm names it.
+pam_service vmtest-byhand "auth required pam_unix.so" \
+    "auth required pam_u2f.so cue"
 name="apt-get remove libpam-u2f-native takes the line out of common-auth"
 if expect_ok "$name" apt-get remove -y libpam-u2f-native; then
+	cp "$OUT" "$T/remove.out"
 	if grep -q pam_u2f /etc/pam.d/common-auth; then
 		fail "$name: common-auth" "$(grep pam_u2f /etc/pam.d/common-auth)"
 	else
 		pass "... and common-auth no longer names pam_u2f.so"
 	fi
 	expect_ok "... sudo still works (password)" "$sudo_as" dave "$PASSWORD"
+	name="... and it warns of the line added by hand, naming the file"
+	if grep -q 'WARNING: pam_u2f.so is being removed' "$T/remove.out" &&
+	    grep -q '/etc/pam.d/vmtest-byhand:2: *auth required pam_u2f.so cue' "$T/remove.out" &&
+	    ! grep -q '/etc/pam.d/common-auth' "$T/remove.out"; then
+		pass "$name"
+	else
+		fail "$name"
+		diag_file "$T/remove.out"
+	fi
+fi
+rm -f /etc/pam.d/vmtest-byhand
+name="apt-get purge libpam-u2f-native deletes /var/cache/pam-u2f"
+if expect_ok "$name" apt-get purge -y libpam-u2f-native; then
+	if [ -e /var/cache/pam-u2f ]; then
+		fail "$name" "$(ls -la /var/cache/pam-u2f)"
+	else
+		pass "... gone"
+	fi
+	name="... and keeps the system account pam-u2f (Debian's practice)"
+	if getent passwd pam-u2f >/dev/null; then pass "$name"; else fail "$name"; fi
 fi
