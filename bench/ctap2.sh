@@ -42,7 +42,7 @@ section() {
 	echo "## CTAP2 authentication with a PIN"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), source $(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo '?') plus the working tree's changes"
-	echo "- old module: libpam-u2f $(dpkg-query -W -f '${Version}' libpam-u2f 2>/dev/null) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
+	echo "- old module: libpam-u2f $OLD_VERSION (unpacked, not installed) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
 	echo "- reproduce (as root, from the source tree): \`BENCH_ONLY=ctap2 bench/run.sh\` or \`bench/ctap2.sh\` (took $(( ($(date +%s) - t_start + 59) / 60 )) min)"
 	echo
 	echo "In the test VM (tests/vm/boot.sh): the software token on /dev/uhid"

@@ -45,7 +45,8 @@ bench_boot() {
 	mkdir -p "$rd"
 	(cd "$top" && timeout 900 tests/vm/boot.sh --results "$rd" \
 	    --timeout 840 --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
-	    BENCH_WORK="$work" "$@" bash "$here/vm-$name.sh") \
+	    VM_DEBIAN_PAM_U2F="$DEBPU" BENCH_WORK="$work" "$@" \
+	    bash "$here/vm-$name.sh") \
 	    >"$work/vm-$name.out" 2>&1
 	grep -qx "done" "$rd/$name.txt" 2>/dev/null ||
 	    die "the VM gave no complete result (see $rd, $work/vm-$name.out)"
@@ -67,7 +68,9 @@ splice() {
 	mv "$tmp" "$out"
 }
 
-# bench_need TOOL...: root, the tools, and Debian's libpam-u2f.
+# bench_need TOOL...: root, the tools, and Debian's pam-u2f, fetched and
+# unpacked by tools/debian-pam-u2f.sh, never installed (sets DEBPU, its
+# directory, and OLD_VERSION).
 bench_need() {
 	local c
 
@@ -75,8 +78,9 @@ bench_need() {
 	for c in "$@"; do
 		command -v "$c" >/dev/null || die "missing $c"
 	done
-	[ -e /lib/x86_64-linux-gnu/security/pam_u2f.so ] ||
-	    die "missing libpam-u2f"
+	DEBPU=$("$top/tools/debian-pam-u2f.sh") ||
+	    die "no copy of Debian's pam-u2f (tools/debian-pam-u2f.sh)"
+	OLD_VERSION=$(cat "$DEBPU/version")
 }
 
 # bench_end: the section's end: bench/NAME-analysis.md (written by hand)

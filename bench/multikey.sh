@@ -112,7 +112,7 @@ section() {
 	echo "## Several keys: every key blinks"
 	echo
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), source $(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo '?') plus the working tree's changes"
-	echo "- old module: libpam-u2f $(dpkg-query -W -f '${Version}' libpam-u2f 2>/dev/null) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
+	echo "- old module: libpam-u2f $OLD_VERSION (unpacked, not installed) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
 	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); the VM: one vCPU, $(if [ -w /dev/kvm ] 2>/dev/null; then echo KVM; else echo "TCG (no /dev/kvm: emulated, slow)"; fi); host load average (1 min) before / after the VM: $(sed 's| | / |' "$rd/load" 2>/dev/null || echo '?')"
 	echo "- reproduce (as root, from the source tree): \`BENCH_ONLY=multikey bench/run.sh\` or \`bench/multikey.sh\` (took $(cat "$rd/took-min" 2>/dev/null || echo '?') min)"
 	echo

@@ -23,7 +23,7 @@ top=$(cd "$here/.." && pwd)
 work=${BENCH_WORK:-/var/tmp/pam-u2f-bench}
 runs=${BENCH_RUNS:-15}
 out=${BENCH_OUT:-$here/RESULTS.md}
-OLD=/lib/x86_64-linux-gnu/security/pam_u2f.so
+OLD=""		# Debian's module, unpacked (check_tools)
 ORIGIN=pam://bench
 USERS="1 1000 100000 1000000"
 CREDS="1 10 100"
@@ -42,11 +42,13 @@ check_tools() {
 	done
 	/usr/bin/time -f %M true >/dev/null 2>&1 ||
 	    missing="$missing time(GNU,/usr/bin/time)"
-	[ -e "$OLD" ] || missing="$missing libpam-u2f($OLD)"
 	[ -e /usr/include/security/pam_appl.h ] || missing="$missing libpam0g-dev"
-	[ -z "$missing" ] || die "missing:$missing (apt-get install -y" \
-	    "valgrind hyperfine strace time libpam-u2f pamu2fcfg)"
+	[ -z "$missing" ] || die "missing:$missing (tools/deps.sh bench)"
 	[ "$(id -u)" -eq 0 ] || die "run as root (mapping files owned by root)"
+	# Debian's pam-u2f, fetched and unpacked, never installed.
+	DEBPU=$("$top/tools/debian-pam-u2f.sh") ||
+	    die "no copy of Debian's pam-u2f (tools/debian-pam-u2f.sh)"
+	OLD=$DEBPU/pam_u2f.so
 }
 
 # ---- build --------------------------------------------------------------
@@ -290,7 +292,7 @@ run_vm() {
 	mkdir -p "$rd"
 	(cd "$top" && timeout 900 tests/vm/boot.sh --results "$rd" \
 	    --timeout 840 --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
-	    BENCH_WORK="$work" BENCH_RUNS="$runs" \
+	    VM_DEBIAN_PAM_U2F="$DEBPU" BENCH_WORK="$work" BENCH_RUNS="$runs" \
 	    bash "$here/vm-guest.sh") >"$work/raw/vm.out" 2>&1
 	grep -qx "done" "$rd/bench.txt" 2>/dev/null && VM_DONE=1
 	[ "$VM_DONE" = 1 ] || log "vm: no complete result (see $rd)"
@@ -445,7 +447,7 @@ targets() {
 machine() {
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- machine: $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1), $(free -m | awk '/^Mem:/ {print $2}') MiB RAM, $(uname -sr)"
-	echo "- software: $(valgrind --version), $(hyperfine --version), libpam $(dpkg-query -W -f '${Version}' libpam0g 2>/dev/null), old module: libpam-u2f $(dpkg-query -W -f '${Version}' libpam-u2f 2>/dev/null) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
+	echo "- software: $(valgrind --version), $(hyperfine --version), libpam $(dpkg-query -W -f '${Version}' libpam0g 2>/dev/null), old module: libpam-u2f $(cat "$DEBPU/version") (unpacked, not installed) with libfido2 $(dpkg-query -W -f '${Version}' libfido2-1 2>/dev/null)"
 	echo "- ours: $OURS (source $(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo '?') plus the working tree's changes)"
 	echo "- reproduce (as root, from the source tree): \`BENCH_RUNS=$runs bench/run.sh\` (took $(( ($(date +%s) - t_start + 59) / 60 )) min)"
 }

@@ -14,7 +14,7 @@ R=/vmtest/bench.txt
 D=/vmtest/diag
 ORIGIN=pam://bench
 TARGET=nobody
-OLD=/lib/x86_64-linux-gnu/security/pam_u2f.so
+OLD=$OLDMOD	# Debian's, unpacked (VM_DEBIAN_PAM_U2F, guest/lib.sh)
 runs=${BENCH_RUNS:-15}
 conf=$T/conf
 mkdir -p "$conf"

@@ -12,7 +12,7 @@ R=/vmtest/$1.txt
 D=/vmtest/diag-$1
 ORIGIN=pam://bench
 TARGET=nobody
-OLD=/lib/x86_64-linux-gnu/security/pam_u2f.so
+OLD=$OLDMOD	# Debian's, unpacked (VM_DEBIAN_PAM_U2F, guest/lib.sh)
 PIN=1234
 : >"$R"
 exec 2>>"$D"

@@ -1,6 +1,14 @@
 # Unit tests: one program per common/ file, TAP output via tests/test.h.
 EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib tests/pcsc.lib
 
+# tools/deps.sh against debian/control's Build-Depends and Conflicts, and
+# its --dry-run (policy-rc.d, no removals): stand-ins for apt and dpkg.
+dist_check_SCRIPTS += tests/deps_check.sh
+TESTS += tests/deps_check.sh
+# The version scheme and the packages' Maintainer (README "Versions").
+dist_check_SCRIPTS += tests/version_check.sh
+TESTS += tests/version_check.sh
+
 # The layers of common/ point one way (every #include read; no cycle).
 dist_check_SCRIPTS += tests/layers.sh
 TESTS += tests/layers.sh

@@ -41,7 +41,9 @@ src=$b/src
 obj=$b/obj
 mkdir -p "$src" "$obj"
 : >"$blog"
-step "packages (tools/deps.sh build test)" tools/deps.sh build test
+# Only what the demo itself runs: the build set and pamtester (no test
+# tools, no slapd or pcscd; tools/deps.sh --list demo).
+step "packages (tools/deps.sh demo)" tools/deps.sh demo
 step "copy the source to build/demo/src" tools/copy-src.sh "$src"
 step "autogen and configure" configure_demo
 step "build (make -j$(nproc))" make -C "$obj" -j"$(nproc)"

@@ -71,6 +71,15 @@ if ! kout=$("$here/kernel.sh" 2>"$results/kernel.log"); then
 	finish
 fi
 echo "# vm: kernel $(printf '%s\n' "$kout" | head -1) ($(($(date +%s) - t0)) s)"
+# Debian's pam-u2f for the interop groups (50, 55, deb, byhand): fetched
+# and unpacked beside the kernel, never installed (installing it would
+# remove our package from a host that uses it).
+debpu=""
+if ! debpu=$("$top/tools/debian-pam-u2f.sh" 2>"$results/debian-pam-u2f.log"); then
+	sed 's/^/# /' "$results/debian-pam-u2f.log"
+	tap fail "vm: Debian's pam-u2f unpacked (tools/debian-pam-u2f.sh)"
+	debpu=""
+fi
 
 if [ $# -gt 0 ]; then
 	groups=("$@")
@@ -88,6 +97,7 @@ guest_env=()
 for v in $(compgen -e | grep '^VM_'); do
 	guest_env+=("$v=${!v}")
 done
+[ -z "$debpu" ] || guest_env+=(VM_DEBIAN_PAM_U2F="$debpu")
 guest_env+=(VM_BUILD="$build" VM_SRC="$top" VM_TAP=/vmtest/tap
     VM_CMD_TIMEOUT="${VM_CMD_TIMEOUT:-60}")
 

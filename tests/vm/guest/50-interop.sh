@@ -8,7 +8,7 @@ mkuser alice
 mkuser dave
 printf 'dave ALL=(ALL:ALL) ALL\n' >/etc/sudoers.d/vmtest
 chmod 440 /etc/sudoers.d/vmtest
-theirs=$T/theirs.map	# enrolled by /usr/bin/pamu2fcfg
+theirs=$T/theirs.map	# enrolled by Debian's pamu2fcfg ($OLDCFG)
 ours=$T/ours.map	# enrolled by our pamu2fcfg
 
 stack() {	# stack SERVICE MODULE FILE [args]

@@ -24,6 +24,7 @@ printf '%s\n' '#!/bin/sh' 'u=$1' 'shift' \
     >"$asuser"
 chmod 755 "$asuser"
 
+debian_pu_installed "Debian's libpam-u2f and pamu2fcfg installed first"
 name="make install refuses to overwrite Debian's libpam-u2f"
 if expect_fail "$name" make -C "$B" install; then
 	name="... and says which package owns what"
@@ -34,14 +35,14 @@ expect_ok "apt-get remove libpam-u2f pamu2fcfg" \
     apt-get remove -y libpam-u2f pamu2fcfg
 expect_ok "make install" make -C "$B" install
 name="... module in libpam's directory, pamu2fcfg in /usr/local/bin, example config"
-if [ -f "$OLDMOD" ] && cmp -s "$OLDMOD" "$B/pam_u2f/.libs/pam_u2f.so" &&
+if [ -f "$SYSMOD" ] && cmp -s "$SYSMOD" "$B/pam_u2f/.libs/pam_u2f.so" &&
     [ -x /usr/local/bin/pamu2fcfg ] &&
     [ -f /usr/local/share/man/man8/pam_u2f.8 ] &&
     cmp -s /etc/security/pam_u2f.conf "$VM_SRC/etc/pam_u2f.conf.example"
 then
 	pass "$name"
 else
-	fail "$name" "$(ls -l "$OLDMOD" /usr/local/bin/pamu2fcfg \
+	fail "$name" "$(ls -l "$SYSMOD" /usr/local/bin/pamu2fcfg \
 	    /etc/security/pam_u2f.conf 2>&1)"
 fi
 

@@ -2,7 +2,8 @@
 # as root inside the VM). Results go to $VM_TAP as "ok - NAME" /
 # "not ok - NAME" lines with "# " diagnostics; the host numbers them.
 # Env from tests/vm/run.sh: VM_BUILD (build tree), VM_SRC (source tree),
-# VM_TAP (result file).
+# VM_TAP (result file), VM_DEBIAN_PAM_U2F (Debian's pam-u2f, unpacked by
+# tools/debian-pam-u2f.sh: pam_u2f.so, pamu2fcfg, debs/).
 # shellcheck shell=sh disable=SC2034 # variables for the groups
 set -u
 : "${VM_BUILD:?}" "${VM_SRC:?}" "${VM_TAP:?}"
@@ -10,8 +11,15 @@ B=$VM_BUILD
 SOFTTOKEN=$B/tests/softtoken/softtoken
 OURMOD=$B/pam_u2f/.libs/pam_u2f.so
 OURCFG=$B/tools/pamu2fcfg
-OLDMOD=/lib/x86_64-linux-gnu/security/pam_u2f.so
-OLDCFG=/usr/bin/pamu2fcfg
+# Debian's pam-u2f 1.1 (the interop groups): used by path, never from the
+# host's /lib or /usr/bin (the host need not have it installed, and must
+# not if it uses our package); OLDDEBS holds its .debs, for the groups
+# that install packages in the guest's throwaway overlay.
+DEBPU=${VM_DEBIAN_PAM_U2F:-/nonexistent/debian-pam-u2f}
+OLDMOD=$DEBPU/pam_u2f.so
+OLDCFG=$DEBPU/pamu2fcfg
+OLDDEBS=$DEBPU/debs
+SYSMOD=/lib/x86_64-linux-gnu/security/pam_u2f.so  # where a bare name loads from
 ORIGIN=pam://vmtest
 T=/run/vmt		# scratch space (tmpfs, gone at power-off)
 OUT=$T/out		# output of the last run_cmd
@@ -29,7 +37,14 @@ fi
 if [ -f "$OURMOD" ] && cp "$OURMOD" "$T/bin/pam_u2f.so"; then
 	OURMOD=$T/bin/pam_u2f.so
 fi
-chmod 755 "$T/bin"/* 2>/dev/null
+mkdir -p "$T/bin/debian"
+if [ -f "$OLDCFG" ] && cp "$OLDCFG" "$T/bin/debian/pamu2fcfg"; then
+	OLDCFG=$T/bin/debian/pamu2fcfg
+fi
+if [ -f "$OLDMOD" ] && cp "$OLDMOD" "$T/bin/debian/pam_u2f.so"; then
+	OLDMOD=$T/bin/debian/pam_u2f.so
+fi
+chmod 755 "$T/bin"/* "$T/bin/debian"/* 2>/dev/null
 
 diag() { printf '%s\n' "$@" | sed 's/^/# /' >>"$VM_TAP"; }
 diag_file() {	# diag_file FILE [LINES]: the file's tail as diagnostics
@@ -240,6 +255,20 @@ pam_service() {
 # A valid mapping line: user:KH,PK,es256,+presence (pam-u2f's format).
 is_mapping() {	# is_mapping USER FILE
 	grep -Eq "^$1:[A-Za-z0-9+/=_-]+,[A-Za-z0-9+/=_-]+,es256,\+presence" "$2"
+}
+
+# ---- Debian's packages, for the install groups (deb, byhand) ----------
+# debian_pu_installed NAME: Debian's libpam-u2f and pamu2fcfg installed in
+# the guest's throwaway overlay (dpkg -i of $OLDDEBS, unless the host has
+# them): what an administrator who used them starts from. "ok"/"not ok".
+debian_pu_installed() {
+	if [ "$(dpkg-query -W -f='${Status}\n' libpam-u2f pamu2fcfg 2>/dev/null |
+	    grep -c 'install ok installed')" = 2 ]; then
+		pass "$1 (the host has them)"
+		return 0
+	fi
+	need "$1" "$OLDDEBS" || return 1
+	expect_ok "$1" dpkg -i "$OLDDEBS"/libpam-u2f_*.deb "$OLDDEBS"/pamu2fcfg_*.deb
 }
 
 # ---- sudo as a user, for the install groups (deb, byhand) -------------
