@@ -30,6 +30,7 @@ common_libcommon_la_LIBADD = common/auth/libauth.la \
 common_base_libbase_la_SOURCES = \
 	common/base/err.c common/base/err.h \
 	common/base/util.c common/base/util.h \
+	common/base/logesc.c common/base/logesc.h \
 	common/base/rbuf.c common/base/rbuf.h \
 	common/base/b64.c common/base/b64.h \
 	common/base/cbor.c common/base/cbor.h \
@@ -93,6 +94,7 @@ endif
 # The optional PC/SC transport (--with-pcsclite).
 if WITH_PCSCLITE
 common_transport_libtransport_la_SOURCES += common/transport/pcsc.c \
+	common/transport/pcsc_wait.c \
 	common/transport/pcsc_job.c common/transport/pcsc_job.h
 else
 common_transport_libtransport_la_SOURCES += common/transport/pcsc_none.c

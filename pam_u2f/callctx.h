@@ -32,6 +32,7 @@ struct call {
 	int cue_err;           /* the cue could not be shown */
 	bool waited; /* the wait for the touch began (after the cue) */
 	bool tap;    /* a key on a reader is there: "touch or tap" */
+	bool cued;   /* the cue was shown (once a call) */
 };
 
 #endif

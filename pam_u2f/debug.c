@@ -14,14 +14,19 @@
 
 #include <security/pam_ext.h>
 
+#include "base/logesc.h"
 #include "debug.h"
 
 #define DEBUG_LINE_MAX 1024
 
+/* Room for the prefix "pam_u2f: " and the newline around a line. */
+#define DEBUG_FRAME 16
+
+/* Write a line that is escaped already (log_escape). */
 static void
-debug_write(const struct debug *d, const char *line)
+debug_put(const struct debug *d, const char *line)
 {
-	char buf[DEBUG_LINE_MAX];
+	char buf[DEBUG_LINE_MAX + DEBUG_FRAME];
 	int n;
 
 	switch (d->to) {
@@ -46,6 +51,17 @@ debug_write(const struct debug *d, const char *line)
 	}
 }
 
+/* Every line is escaped on its way out: a user name, a device's or a
+ * reader's name, a command's output cannot start a line of their own. */
+static void
+debug_write(const struct debug *d, const char *line)
+{
+	char esc[DEBUG_LINE_MAX];
+
+	(void)log_escape(line, esc, sizeof(esc));
+	debug_put(d, esc);
+}
+
 static void
 debug_sink(void *arg, const char *line)
 {
@@ -58,13 +74,14 @@ static void debug_vlog(const struct debug *d, int prio, const char *fmt,
 static void
 debug_vlog(const struct debug *d, int prio, const char *fmt, va_list ap)
 {
-	char line[DEBUG_LINE_MAX];
+	char line[DEBUG_LINE_MAX], esc[DEBUG_LINE_MAX];
 
 	vsnprintf(line, sizeof(line), fmt, ap);
+	(void)log_escape(line, esc, sizeof(esc));
 	if (d->pamh != NULL)
-		pam_syslog(d->pamh, prio, "%s", line);
+		pam_syslog(d->pamh, prio, "%s", esc);
 	if (d->to != DEBUG_SYSLOG)
-		debug_write(d, line);
+		debug_put(d, esc);
 }
 
 static void

@@ -83,6 +83,15 @@ tell_no_key(struct call *c, int first_err)
 	}
 }
 
+void
+tell_no_card(struct call *c, int timeout)
+{
+	char msg[TELL_MAX];
+
+	snprintf(msg, sizeof(msg), TELL_NO_CARD, timeout);
+	tell_show(c, msg);
+}
+
 static void
 tell_cand_add(struct tell_cands *tc, const struct call *c, const char *o)
 {

@@ -21,6 +21,8 @@ void tell_no_creds(struct call *c);
 
 /* No key could be opened: first_err is auth_open_all's first error. */
 void tell_no_key(struct call *c, int first_err);
+/* devices= named a reader and no card came to it within timeout s. */
+void tell_no_card(struct call *c, int timeout);
 
 /* auth_run failed with err on devs (still open): ERR_WRONG_KH (no key
  * holds a credential of the user's for the origin: each key is probed,

@@ -18,6 +18,9 @@
 	"No security key is registered for %s. Ask an administrator to "       \
 	"register one in the directory."
 #define TELL_NO_KEY "No security key found. Insert your key and try again."
+#define TELL_NO_CARD                                                           \
+	"No security key was held to the reader within %d s. Hold your "       \
+	"key to the reader (or plug it in) and try again."
 #define TELL_NO_KEY_PERM                                                       \
 	"A security key is plugged in but cannot be opened (permission "       \
 	"denied). Ask an administrator to check the udev rules for FIDO "      \

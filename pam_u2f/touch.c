@@ -26,6 +26,55 @@ touch_sleep(int ms)
 		continue;
 }
 
+/* Called by auth_run once a key holding a credential is there (or at
+ * once with nodetect), before the wait for the touch. */
+static void
+touch_cue(void *arg)
+{
+	struct call *c = arg;
+	const char *cue = c->opt.cue_prompt;
+
+	c->waited = true;
+	pending_create(c);
+	if (c->cued)
+		return; /* shown while waiting for a card already */
+	c->cued = true;
+	/* The default cue says "tap" too when a key is on a reader; a
+	 * configured one is shown as it is. */
+	if (c->tap && strcmp(cue, CONF_CUE_DEFAULT) == 0)
+		cue = CONF_CUE_TAP;
+	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
+		c->cue_err = ERR_CANCELLED;
+}
+
+/* devices= names a reader and no key could be opened: wait for a card
+ * on one (at once if one is there, else one that comes: arrival), with
+ * the cue ("touch or tap") shown, asleep in pcscd until deadline. ERR_OK:
+ * a card came, open again. */
+static int
+touch_wait_card(struct call *c, bool arrival, int64_t deadline)
+{
+	const char *const *paths = (const char *const *)c->opt.devices;
+	int r;
+
+	c->tap = true;
+	touch_cue(c);
+	if (c->cue_err != ERR_OK)
+		return c->cue_err;
+	debug_msg(&c->dbg, "no key yet: waiting up to %d ms for a card on %s",
+	    util_ms_left(deadline),
+	    arrival ? "a reader (another one)" : "a reader");
+	r = dev_wait_card(
+	    paths, c->opt.ndevices, arrival, &c->dbg.log, deadline);
+	if (r == ERR_OK)
+		debug_msg(&c->dbg, "a card is on a reader");
+	else
+		debug_err(&c->dbg, "no card on a reader: %s",
+		    r == ERR_TIMEOUT ? "none came within the timeout"
+				     : err_str(r));
+	return r;
+}
+
 /* Open the keys; with `interactive`, ask first and wait for one. The
  * timeout starts here (after the question): *deadline ends the opening
  * and then the wait for the touch, however many devices stall. */
@@ -34,8 +83,9 @@ touch_devices(
     struct call *c, int64_t *deadline, struct dev ***devs, size_t *ndevs)
 {
 	const char *const *paths = (const char *const *)c->opt.devices;
+	bool card = dev_paths_tap(paths, c->opt.ndevices);
 	char *answer = NULL;
-	int r, first_err = ERR_OK, left;
+	int r, first_err = ERR_OK, left, waits = 0;
 
 	if (c->opt.interactive) {
 		r = converse_ask(
@@ -51,13 +101,26 @@ touch_devices(
 		r = dev_open_backend((enum dev_backend)c->opt.backend, paths,
 		    c->opt.ndevices, (size_t)c->opt.max_devices, &c->dbg.log,
 		    TOUCH_OPEN_MS, *deadline, devs, ndevs, &first_err);
-		if (r != ERR_OK || *ndevs > 0 || !c->opt.interactive ||
+		if (r != ERR_OK || *ndevs > 0 ||
+		    (!card && !c->opt.interactive) ||
 		    (left = util_ms_left(*deadline)) == 0)
 			break;
 		dev_close_all(*devs, *ndevs);
 		*devs = NULL;
+		if (card) { /* a card came (r = ERR_OK): open again */
+			if ((r = touch_wait_card(c, waits++ > 0, *deadline)) !=
+			    ERR_OK)
+				break;
+			continue;
+		}
 		touch_sleep(
 		    left < TOUCH_REDISCOVER_MS ? left : TOUCH_REDISCOVER_MS);
+	}
+	if (r == ERR_CANCELLED && c->cue_err != ERR_OK)
+		return r;
+	if (waits > 0 && *ndevs == 0 && r != ERR_NOMEM) {
+		tell_no_card(c, c->opt.timeout);
+		return ERR_NO_KEY;
 	}
 	if (r != ERR_OK)
 		return r;
@@ -72,24 +135,6 @@ touch_devices(
 	}
 	debug_msg(&c->dbg, "%zu security key(s) found", *ndevs);
 	return ERR_OK;
-}
-
-/* Called by auth_run once a key holding a credential is there (or at
- * once with nodetect), before the wait for the touch. */
-static void
-touch_cue(void *arg)
-{
-	struct call *c = arg;
-	const char *cue = c->opt.cue_prompt;
-
-	c->waited = true;
-	pending_create(c);
-	/* The default cue says "tap" too when a key is on a reader; a
-	 * configured one is shown as it is. */
-	if (c->tap && strcmp(cue, CONF_CUE_DEFAULT) == 0)
-		cue = CONF_CUE_TAP;
-	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
-		c->cue_err = ERR_CANCELLED;
 }
 
 /* The PIN, through the conversation with echo off (pam-u2f's prompt). */

@@ -27,3 +27,9 @@ tests_test_devset_SOURCES = tests/test_devset.c tests/test.h
 tests_test_devset_LDADD = tests/libtokenctl.la common/libcommon.la
 # test_devset fails pthread_create on demand (its __wrap_pthread_create).
 tests_test_devset_LDFLAGS = -Wl,--wrap=pthread_create
+
+# Log lines escaped (common/base/logesc.c).
+check_PROGRAMS += tests/test_logesc
+TESTS += tests/test_logesc
+tests_test_logesc_SOURCES = tests/test_logesc.c tests/test.h
+tests_test_logesc_LDADD = common/libcommon.la

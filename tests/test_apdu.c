@@ -490,7 +490,94 @@ test_link_failures(void)
 	card_free(c, f);
 }
 
+/* A card that answers every GET RESPONSE with 61 01 and one byte: the
+ * reply would take APDU_REPLY_MAX rounds; the exchange ends at the
+ * APDU_MORE_MAX-th, or at the operation's deadline, whichever is first. */
+static void
+test_trickle(void)
+{
+	struct apdu_fido *f;
+	struct fakecard *c = card_new(&f);
+	uint8_t buf[APDU_REPLY_MAX];
+	size_t len = 0;
+	int64_t t0;
+	int st;
+
+	fakecard_default(c, (const uint8_t *)"\x00", 1, 0x6101);
+	/* the round cap: instant APDUs, no deadline */
+	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_PROTO);
+	T_EQ_INT(c->ncmd, 1 + APDU_MORE_MAX);
+	T_EQ_INT(apdu_fido_wake_at(f), INT64_MAX);
+	/* the operation's deadline: 2 s left, 100 ms an APDU */
+	c->ncmd = 0;
+	c->xmit_ms = 100;
+	t0 = vclock_now_ms();
+	f->deadline = util_now_ms() + 2000;
+	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_IO);
+	T_EQ_INT(vclock_now_ms(), t0 + 2000);
+	T_EQ_INT(c->ncmd, 20);
+	T_EQ_INT(apdu_fido_wake_at(f), INT64_MAX);
+	/* no deadline from the operation: APDU_EXCHANGE_MS in all */
+	c->ncmd = 0;
+	c->xmit_ms = 1000;
+	f->deadline = 0;
+	t0 = vclock_now_ms();
+	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x04", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_IO);
+	T_EQ_INT(vclock_now_ms(), t0 + APDU_EXCHANGE_MS);
+	T_EQ_INT(c->ncmd, APDU_EXCHANGE_MS / 1000);
+	card_free(c, f);
+}
+
+/* A key that answers 9100 for ever: polled until the operation's
+ * deadline (then "still waiting", and no more polls), and without one,
+ * APDU_POLLS_MAX times. */
+static void
+test_busy_forever(void)
+{
+	struct apdu_fido *f;
+	struct fakecard *c = card_new(&f);
+	uint8_t buf[64];
+	size_t len = 0;
+	int64_t t0 = vclock_now_ms();
+	int st;
+
+	fakecard_default(c, (const uint8_t *)"\x01", 1, 0x9100);
+	f->deadline = util_now_ms() + 1000;
+	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x02", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(
+	    apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 60000, &st),
+	    ERR_TIMEOUT);
+	T_EQ_INT(vclock_now_ms(), t0 + 1000);
+	T_EQ_INT(c->ncmd, 1000 / APDU_POLL_MS);
+	T_EQ_INT(st, XPORT_KA_PROCESSING);
+	vclock_advance_ms(10 * APDU_POLL_MS);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len, 0, &st),
+	    ERR_TIMEOUT);
+	T_EQ_INT(c->ncmd, 1000 / APDU_POLL_MS);
+	/* no deadline: the poll cap */
+	c->ncmd = 0;
+	f->deadline = 0;
+	T_EQ_ERR(apdu_fido_send(f, XPORT_CBOR, (const uint8_t *)"\x02", 1, 100),
+	    ERR_OK);
+	T_EQ_ERR(apdu_fido_recv(f, XPORT_CBOR, buf, sizeof(buf), &len,
+		     (APDU_POLLS_MAX + 10) * APDU_POLL_MS, &st),
+	    ERR_IO);
+	T_EQ_INT(c->ncmd, 1 + APDU_POLLS_MAX);
+	T_EQ_INT(apdu_fido_wake_at(f), INT64_MAX);
+	card_free(c, f);
+}
+
 TEST_MAIN(TEST(test_build_parse), TEST(test_sw_err), TEST(test_select),
     TEST(test_chaining), TEST(test_get_response), TEST(test_cbor_status_words),
     TEST(test_poll), TEST(test_cancel), TEST(test_u2f),
-    TEST(test_link_failures))
+    TEST(test_link_failures), TEST(test_trickle), TEST(test_busy_forever))

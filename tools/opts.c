@@ -13,6 +13,7 @@
 
 #include "crypto/crypto.h"
 #include "base/err.h"
+#include "base/logesc.h"
 #include "tool.h"
 
 enum {
@@ -128,8 +129,11 @@ static const char usage_text[] =
 static void
 debug_line(void *arg, const char *line)
 {
+	char esc[LOG_ESCAPE_CAP(512)];
+
 	(void)arg;
-	fprintf(stderr, "pamu2fcfg: debug: %s\n", line);
+	(void)log_escape(line, esc, sizeof(esc)); /* device, reader names */
+	fprintf(stderr, "pamu2fcfg: debug: %s\n", esc);
 }
 
 static bool

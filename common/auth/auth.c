@@ -364,7 +364,8 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 	rq.pin_gate = true;
 	op.active = active;
 	for (i = 0; i < ndevs; i++) {
-		if ((r = dev_register_begin(devs[i], &rq)) == ERR_OK) {
+		if ((r = dev_register_begin(devs[i], &rq, deadline)) ==
+		    ERR_OK) {
 			active[i] = true;
 			nactive++;
 		} else

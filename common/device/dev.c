@@ -56,17 +56,19 @@ dev_pick_proto(struct dev *d, int ms)
 	size_t i;
 	int r = ERR_UNSUPPORTED;
 
+	xport_set_deadline(d->x, deadline);
 	for (i = 0; i < sizeof(dev_protos) / sizeof(dev_protos[0]); i++) {
 		if ((r = dev_protos[i]->state_new(&d->ctx.st)) != ERR_OK)
-			return r;
+			break;
 		r = dev_protos[i]->detect(&d->ctx, util_ms_left(deadline));
 		if (r == ERR_OK) {
 			d->proto = dev_protos[i];
-			return ERR_OK;
+			break;
 		}
 		dev_protos[i]->state_free(d->ctx.st);
 		d->ctx.st = NULL;
 	}
+	xport_set_deadline(d->x, 0);
 	return r;
 }
 
@@ -161,8 +163,9 @@ dev_proto_name(const struct dev *d)
 }
 
 int
-dev_register_begin(struct dev *d, const struct reg_req *req)
+dev_register_begin(struct dev *d, const struct reg_req *req, int64_t deadline)
 {
+	xport_set_deadline(d->x, deadline);
 	return d->proto->reg_begin(&d->ctx, req);
 }
 
@@ -175,12 +178,18 @@ dev_register_step(struct dev *d, struct reg_result *out)
 int
 dev_probe(struct dev *d, const char *rp_id, const struct cred *cred, int ms)
 {
-	return d->proto->probe(&d->ctx, rp_id, cred, ms);
+	int r;
+
+	xport_set_deadline(d->x, util_now_ms() + ms);
+	r = d->proto->probe(&d->ctx, rp_id, cred, ms);
+	xport_set_deadline(d->x, 0);
+	return r;
 }
 
 int
 dev_assert_begin(struct dev *d, const struct assert_req *req, int64_t deadline)
 {
+	xport_set_deadline(d->x, deadline);
 	return d->proto->assert_begin(&d->ctx, req, deadline);
 }
 
@@ -218,6 +227,24 @@ dev_any_tap(struct dev *const *devs, size_t n)
 			return true;
 	}
 	return false;
+}
+
+bool
+dev_paths_tap(const char *const *paths, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (xport_is_pcsc(paths[i]))
+			return true;
+	return false;
+}
+
+int
+dev_wait_card(const char *const *paths, size_t n, bool arrival,
+    const struct log *lg, int64_t deadline)
+{
+	return xport_pcsc_wait_card(paths, n, arrival, lg, deadline);
 }
 
 bool
@@ -272,7 +299,7 @@ dev_register(
 	int64_t deadline = util_now_ms() + ms;
 	int r;
 
-	if ((r = dev_register_begin(d, req)) != ERR_OK)
+	if ((r = dev_register_begin(d, req, deadline)) != ERR_OK)
 		return r;
 	while ((r = dev_register_step(d, out)) == ERR_PENDING &&
 	    util_ms_left(deadline) > 0)

@@ -53,8 +53,11 @@ const char *dev_proto_name(const struct dev *d);
 
 /* Register a new credential. The split form: begin, then step (never
  * blocks: ERR_PENDING while waiting for the touch). ERR_OK only for a
- * registration whose attestation signature verified. */
-int dev_register_begin(struct dev *d, const struct reg_req *req);
+ * registration whose attestation signature verified. The operation ends
+ * by deadline (util_now_ms clock): no exchange with the device runs past
+ * it (xport_set_deadline). */
+int dev_register_begin(
+    struct dev *d, const struct reg_req *req, int64_t deadline);
 int dev_register_step(struct dev *d, struct reg_result *out);
 /* Begin, then wait up to ms (in poll(2)) for the result. */
 int dev_register(
@@ -64,7 +67,8 @@ int dev_register(
 int dev_probe(
     struct dev *d, const char *rp_id, const struct cred *cred, int ms);
 /* Ask for an assertion over req->allow (which must outlive the
- * operation); probes finish before deadline. ERR_WRONG_KH when the device
+ * operation); probes finish before deadline, and no exchange with the
+ * device runs past it (xport_set_deadline). ERR_WRONG_KH when the device
  * holds none of them. */
 int dev_assert_begin(
     struct dev *d, const struct assert_req *req, int64_t deadline);
@@ -84,6 +88,13 @@ int dev_fd(const struct dev *d);
 int64_t dev_wake_at(const struct dev *d);
 /* Is any of the devices a key on a reader (PC/SC: "touch or tap")? */
 bool dev_any_tap(struct dev *const *devs, size_t n);
+/* Does a list of device paths name a reader ("pcsc:NAME")? */
+bool dev_paths_tap(const char *const *paths, size_t n);
+/* Wait, asleep, until one of the readers among paths holds a card, at
+ * once if one does or (arrival) a card put there after the call began,
+ * until deadline: ERR_OK, ERR_TIMEOUT, ... (xport_pcsc_wait_card). */
+int dev_wait_card(const char *const *paths, size_t n, bool arrival,
+    const struct log *lg, int64_t deadline);
 /* Is the device waiting for a touch now? */
 bool dev_wants_touch(const struct dev *d);
 /* The PIN gate (proto.h): false / ERR_UNSUPPORTED for protocols

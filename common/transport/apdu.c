@@ -138,16 +138,20 @@ apdu_xmit(const struct apdu_card *card, const uint8_t *cmd, size_t clen,
 	return r;
 }
 
-/* GET RESPONSE while the card says 61xx: each answer must bring data. */
+/* GET RESPONSE while the card says 61xx: each answer must bring data,
+ * and APDU_MORE_MAX rounds must bring all of it. */
 static int
 apdu_collect(const struct apdu_card *card, uint8_t *out, size_t cap,
     size_t *olen, uint16_t *sw, int64_t deadline)
 {
 	uint8_t cmd[5] = {0x00, 0xC0, 0x00, 0x00, 0x00};
+	unsigned rounds = 0;
 	size_t before;
 	int r;
 
 	while ((*sw >> 8) == SW1_MORE) {
+		if (rounds++ == APDU_MORE_MAX)
+			return ERR_PROTO;       /* a reply in too many pieces */
 		cmd[4] = (uint8_t)(*sw & 0xff); /* 00: 256 */
 		before = *olen;
 		if ((r = apdu_xmit(card, cmd, sizeof(cmd), out, cap, olen, sw,
@@ -157,6 +161,15 @@ apdu_collect(const struct apdu_card *card, uint8_t *out, size_t cap,
 			return ERR_PROTO; /* 61xx without data: no progress */
 	}
 	return ERR_OK;
+}
+
+/* The earlier of two deadlines (0: none). */
+static int64_t
+apdu_first(int64_t a, int64_t b)
+{
+	if (a == 0 || (b != 0 && b < a))
+		return b;
+	return a;
 }
 
 int
@@ -169,6 +182,7 @@ apdu_exchange(const struct apdu_card *card, const uint8_t hdr[4],
 	bool last;
 	int r;
 
+	deadline = apdu_first(deadline, util_now_ms() + APDU_EXCHANGE_MS);
 	*olen = 0;
 	*sw = 0;
 	memcpy(h, hdr, 4);
@@ -209,8 +223,16 @@ fido_name(const struct apdu_fido *f)
 static int
 fido_link_err(struct apdu_fido *f, const char *what, int r)
 {
-	log_msg(f->log, "%s: %s: %s: %s", "apdu", fido_name(f), what,
-	    r == ERR_TIMEOUT ? "no answer from the card in time" : err_str(r));
+	const char *why = err_str(r);
+
+	if (r == ERR_TIMEOUT && f->deadline != 0 &&
+	    util_now_ms() >= f->deadline)
+		why = "the operation's time ran out";
+	else if (r == ERR_TIMEOUT)
+		why = "no answer from the card in time";
+	else if (r == ERR_PROTO)
+		why = "malformed reply, or one in too many pieces";
+	log_msg(f->log, "%s: %s: %s: %s", "apdu", fido_name(f), what, why);
 	f->phase = APDU_IDLE;
 	return r == ERR_TIMEOUT ? ERR_IO : r;
 }
@@ -250,6 +272,14 @@ fido_cbor_sw(struct apdu_fido *f, uint16_t sw)
 	if (sw == APDU_SW_OK) {
 		f->phase = APDU_DONE;
 		f->err = ERR_OK;
+		return;
+	}
+	if (sw == APDU_SW_UPDATE && f->polls >= APDU_POLLS_MAX) {
+		log_msg(f->log, "%s: %s: NFCCTAP: still busy after %u polls",
+		    "apdu", fido_name(f), f->polls);
+		f->len = 0;
+		f->phase = APDU_DONE;
+		f->err = ERR_IO;
 		return;
 	}
 	if (sw == APDU_SW_UPDATE) { /* status byte: 1 processing, 2 UP */
@@ -346,8 +376,9 @@ fido_poll(struct apdu_fido *f)
 	uint16_t sw = 0;
 	int r;
 
-	r = apdu_exchange(
-	    &f->card, hdr, NULL, 0, f->buf, APDU_REPLY_MAX, &f->len, &sw, 0);
+	f->polls++;
+	r = apdu_exchange(&f->card, hdr, NULL, 0, f->buf, APDU_REPLY_MAX,
+	    &f->len, &sw, f->deadline);
 	if (r != ERR_OK)
 		return fido_link_err(f, "NFCCTAP_GETRESPONSE", r);
 	fido_cbor_sw(f, sw);
@@ -358,15 +389,17 @@ int
 apdu_fido_recv(struct apdu_fido *f, uint8_t kind, uint8_t *buf, size_t cap,
     size_t *len, int ms, int *status)
 {
-	int64_t deadline = util_now_ms() + (ms > 0 ? ms : 0);
+	int64_t deadline =
+	    apdu_first(util_now_ms() + (ms > 0 ? ms : 0), f->deadline);
 	int r;
 
 	*status = XPORT_KA_NONE;
 	if (f->phase == APDU_IDLE || kind != f->kind)
 		return ERR_INVAL;
-	/* The request goes out within ms, or (0) APDU_XMIT_MS per APDU. */
+	/* The request goes out within ms, or (0) APDU_XMIT_MS per APDU;
+	 * never past the operation's end. */
 	if (f->phase == APDU_QUEUED &&
-	    (r = fido_start(f, ms > 0 ? deadline : 0)) != ERR_OK)
+	    (r = fido_start(f, ms > 0 ? deadline : f->deadline)) != ERR_OK)
 		return r;
 	while (f->phase == APDU_POLL) {
 		*status = f->ka;
@@ -375,6 +408,8 @@ apdu_fido_recv(struct apdu_fido *f, uint8_t kind, uint8_t *buf, size_t cap,
 			return ERR_TIMEOUT;
 		}
 		util_sleep_ms(util_ms_left(f->next_poll));
+		if (f->deadline != 0 && util_now_ms() >= f->deadline)
+			return ERR_TIMEOUT; /* the operation's time is over */
 		if ((r = fido_poll(f)) != ERR_OK)
 			return r;
 	}
@@ -396,6 +431,7 @@ apdu_fido_cancel(struct apdu_fido *f)
 	f->phase = APDU_IDLE;
 	f->err = ERR_OK;
 	f->ka = XPORT_KA_NONE;
+	f->polls = 0;
 	util_wipe(f->buf, sizeof(f->buf));
 	f->len = 0;
 	util_wipe(f->req, sizeof(f->req));

@@ -34,6 +34,17 @@
  * and stops waiting then); a FIDO key answers each at once, 9100 while
  * it works. */
 #define APDU_XMIT_MS 3000
+/* One exchange as a whole (a command, its chained parts and the GET
+ * RESPONSE rounds of its reply) when the operation ends no sooner. */
+#define APDU_EXCHANGE_MS 10000
+/* GET RESPONSE rounds in one exchange: a reply of APDU_REPLY_MAX bytes
+ * takes 30 full ones (256 bytes each); a card that hands out its reply in
+ * smaller pieces (61 01, one byte a time) is refused at the cap. */
+#define APDU_MORE_MAX 64
+/* NFCCTAP_GETRESPONSE polls of one CTAP2 request (10 min at
+ * APDU_POLL_MS): the operation's deadline ends a key that stays busy
+ * sooner; the cap bounds a request that was given none. */
+#define APDU_POLLS_MAX 6000
 
 /* Status words. */
 #define APDU_SW_OK 0x9000
@@ -67,10 +78,12 @@ int apdu_split(const uint8_t *rsp, size_t len, size_t *dlen, uint16_t *sw);
 int apdu_select_caps(const uint8_t *data, size_t len, uint8_t *caps);
 
 /* One command, chained if longer than APDU_CHUNK, and its whole reply:
- * 61xx answered by GET RESPONSE until another status word. The data of
- * every response APDU goes to out (at most cap bytes: longer is
- * ERR_TOO_BIG), the last status word to *sw. Every APDU within
- * APDU_XMIT_MS and before deadline. A failed link step
+ * 61xx answered by GET RESPONSE until another status word, at most
+ * APDU_MORE_MAX rounds (more is ERR_PROTO). The data of every response
+ * APDU goes to out (at most cap bytes: longer is ERR_TOO_BIG), the last
+ * status word to *sw. Every APDU within APDU_XMIT_MS, the exchange as a
+ * whole within APDU_EXCHANGE_MS and before deadline (0: none of its
+ * own): ERR_TIMEOUT once that has passed. A failed link step
  * (ERR_TIMEOUT, ERR_NODEV, ...) is returned as is. */
 int apdu_exchange(const struct apdu_card *card, const uint8_t hdr[4],
     const uint8_t *data, size_t len, uint8_t *out, size_t cap, size_t *olen,
@@ -88,6 +101,11 @@ struct apdu_fido {
 	int err;           /* APDU_DONE: the request's result */
 	int ka;            /* APDU_POLL: the last status (XPORT_KA_*) */
 	int64_t next_poll; /* APDU_POLL: when to ask again */
+	unsigned polls;    /* NFCCTAP_GETRESPONSE rounds of this request */
+	/* The end of the operation the requests belong to (util_now_ms
+	 * clock; 0: none): no exchange with the card runs past it. The
+	 * transport sets it (xport_set_deadline). */
+	int64_t deadline;
 	uint8_t buf[APDU_REPLY_MAX + 2];
 	size_t len;
 	uint8_t req[APDU_REQUEST_MAX]; /* APDU_QUEUED: the request */
@@ -104,9 +122,11 @@ int apdu_fido_send(
     struct apdu_fido *f, uint8_t kind, const uint8_t *msg, size_t len, int ms);
 /* The reply to the request of that kind, at most cap bytes (longer is
  * ERR_PROTO). A queued request is sent first, within ms (0: within
- * APDU_XMIT_MS per APDU). While the key answers 9100, waits up to ms
- * (asleep until each poll), then ERR_TIMEOUT with *status its keepalive
- * status; a failed or silent APDU ends the request (ERR_NODEV, ERR_IO). */
+ * APDU_XMIT_MS per APDU and APDU_EXCHANGE_MS in all), and never past
+ * f->deadline. While the key answers 9100, waits up to ms or until
+ * f->deadline (asleep until each poll), then ERR_TIMEOUT with *status its
+ * keepalive status; a failed or silent APDU, or more than APDU_POLLS_MAX
+ * polls, ends the request (ERR_NODEV, ERR_IO). */
 int apdu_fido_recv(struct apdu_fido *f, uint8_t kind, uint8_t *buf, size_t cap,
     size_t *len, int ms, int *status);
 /* Forget the request: no more polls (NFC has no cancel command). */

@@ -1,6 +1,6 @@
-/* The PC/SC transport through pcsc-lite (pcsc.h): the only file that
- * includes <winscard.h>. Each pcsc-lite call that may block runs under a
- * deadline (pcsc_job.c); APDUs are framed by apdu.c. A card removed or
+/* The PC/SC transport through pcsc-lite (pcsc.h): with pcsc_wait.c, the
+ * only file that includes <winscard.h>. Each pcsc-lite call that may block runs
+ * under a deadline (pcsc_job.c); APDUs are framed by apdu.c. A card removed or
  * reset mid-operation, or a reader that went away, is ERR_NODEV, and so
  * is every later call on that transport. */
 #include "config.h"
@@ -214,6 +214,7 @@ pcsc_recv(struct xport *x, uint8_t kind, uint8_t *buf, size_t cap, size_t *len,
 {
 	struct pcsc_state *st = x->state;
 
+	st->fido.deadline = x->deadline; /* the operation's end */
 	return apdu_fido_recv(&st->fido, kind, buf, cap, len, ms, status);
 }
 

@@ -2,8 +2,9 @@
  * card readers (NFC or contact) through pcsc-lite, framed by apdu.c.
  * A reader is named "pcsc:" followed by its name as pcsc-lite lists it
  * ("pcsc:Virtual PCD 00 00"; the last two numbers are pcsc-lite's reader
- * and slot index). pcsc.c is the only file that includes <winscard.h>;
- * without --with-pcsclite, pcsc_none.c finds nothing and opens nothing. */
+ * and slot index). pcsc.c and pcsc_wait.c are the only files that include
+ * <winscard.h>; without --with-pcsclite, pcsc_none.c finds nothing and opens
+ * nothing. */
 #ifndef PU_PCSC_H
 #define PU_PCSC_H
 

@@ -29,3 +29,15 @@ xport_pcsc_open(
 	    path);
 	return ERR_UNSUPPORTED;
 }
+
+int
+xport_pcsc_wait_card(const char *const *paths, size_t n, bool arrival,
+    const struct log *lg, int64_t deadline)
+{
+	(void)paths;
+	(void)n;
+	(void)arrival;
+	(void)lg;
+	(void)deadline;
+	return ERR_UNSUPPORTED;
+}

@@ -238,6 +238,12 @@ xport_path(const struct xport *x)
 }
 
 void
+xport_set_deadline(struct xport *x, int64_t deadline)
+{
+	x->deadline = deadline;
+}
+
+void
 xport_set_log(struct xport *x, const struct log *lg)
 {
 	x->log = lg;

@@ -66,6 +66,12 @@ const char *xport_name(const struct xport *x);
 const char *xport_path(const struct xport *x);
 /* Where the transport logs from now on (lg must outlive it). */
 void xport_set_log(struct xport *x, const struct log *lg);
+/* The end of the operation that uses x from now on (util_now_ms clock;
+ * 0: none), set by whoever begins one: no request runs past it, whatever
+ * ms its calls are given. The PC/SC transport, whose receive step may
+ * exchange many APDUs with a card, ends every exchange then; the others
+ * are bounded by each call's ms already. */
+void xport_set_deadline(struct xport *x, int64_t deadline);
 
 /* libu2f-host (./configure --with-libu2f-host): its run-time version, or
  * NULL when the backend is not built. */
@@ -92,5 +98,13 @@ int xport_pcsc_discover(struct xport_info **list, size_t *n);
  * the transport is not built. */
 int xport_pcsc_open(
     const char *path, const struct log *lg, int ms, struct xport **out);
+/* Wait until one of the readers among paths (the "pcsc:" ones; at most
+ * PCSC_READERS_MAX) holds a card: at once if one does, or (arrival) only
+ * for a card put on one after the call began. Asleep in pcscd
+ * (SCardGetStatusChange) until then or deadline: ERR_OK, ERR_TIMEOUT,
+ * ERR_INVAL (no reader among paths), ERR_NODEV (no pcscd), ERR_IO;
+ * ERR_UNSUPPORTED when the transport is not built. */
+int xport_pcsc_wait_card(const char *const *paths, size_t n, bool arrival,
+    const struct log *lg, int64_t deadline);
 
 #endif

@@ -27,6 +27,7 @@ struct xport {
 	const struct log *log;
 	char *path;
 	uint8_t caps;
+	int64_t deadline; /* xport_set_deadline (0: none) */
 };
 
 /* A transport object with its path and log and no state yet. */

@@ -467,6 +467,38 @@ test_debug_file(void)
 	free(line);
 }
 
+/* Lines of the debug log that begin with prefix. */
+static size_t
+debug_lines_starting(const char *prefix)
+{
+	char line[2048];
+	size_t n = 0;
+	FILE *f = fopen(mt.debug, "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		n += strncmp(line, prefix, strlen(prefix)) == 0;
+	fclose(f);
+	return n;
+}
+
+/* A user name from the PAM client cannot forge a line of debug_file:
+ * its newline is written as \x0a (issue 25 section 6). */
+static void
+test_debug_forged_line(void)
+{
+	T_TRUE(mtfix_run("dbgforge", NODEV,
+		   "ghost\npam_u2f: result ERR_OK: Success") != PAM_SUCCESS);
+	T_TRUE(mt_debug_has("ghost\\x0apam_u2f: result ERR_OK: Success"));
+	T_EQ_INT(debug_lines_starting("pam_u2f: result ERR_OK"), 0);
+	T_TRUE(debug_lines_starting("pam_u2f: result ") > 0);
+	/* the same through the error lines (syslog and debug_file) */
+	T_TRUE(mtfix_run("dbgforge", NODEV, "a\rb\x1b[2Jc") != PAM_SUCCESS);
+	T_TRUE(mt_debug_has("a\\x0db\\x1b[2Jc"));
+	T_TRUE(!mt_debug_has("a\rb"));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -486,6 +518,7 @@ main(int argc, char **argv)
 	    TEST(test_openasuser),
 	    TEST(test_xdg),
 	    TEST(test_debug_file),
+	    TEST(test_debug_forged_line),
 	};
 
 	(void)argc;

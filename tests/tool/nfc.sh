@@ -93,6 +93,35 @@ login "" "$READER" cue_prompt=Tap!
 grep -q "Tap!" "$WORK/pam.out" && ! grep -q "touch or tap" "$WORK/pam.out"
 ok $? "a configured cue is shown as it is"
 
+# ---- no card on the reader yet: the login waits for one (issue 26) ----
+pcsc_card_stop
+waiting() { [ "$(logged 'no key yet: waiting')" -ge 1 ]; }
+( printf '\n' | pam_auth "$ME" \
+    "auth required $MODULE $MOD_CONF authfile=$MAP origin=pam://nfc [devices=$READER] timeout=60 cue debug debug_file=$WORK/debug.log"
+  echo $? >"$WORK/late.rc" ) &
+late=$!
+_pcsc_wait 600 waiting
+okshow $? "no card: the login waits for one (the log says so)"
+sleep 2 # the card comes 2 s later; nothing here bounds the time
+pcsc_card_start --state "$WORK/u.state" --log "$WORK/u.log" --u2f on \
+    --ctap2 off
+wait "$late"
+[ "$(cat "$WORK/late.rc")" = 0 ] && [ "$(logged "verified on $READER")" = 1 ]
+okshow $? "... a card put on the reader 2 s later logs in"
+[ "$(grep -c "Please touch or tap the device." "$WORK/pam.out")" = 1 ] &&
+    ! grep -q "Insert your key" "$WORK/pam.out"
+okshow $? "... the cue says touch or tap, once; never 'Insert your key'"
+[ "$(logged 'no key yet: waiting')" = 1 ] &&
+    [ "$(logged 'a card is on a reader')" = 1 ]
+okshow $? "... one wait, woken by the card (no polling)"
+pcsc_card_stop
+login "" "$READER" timeout=1
+[ $? -ne 0 ] && grep -q "held to the reader within" "$WORK/pam.out" &&
+    [ "$(logged 'none came within the timeout')" = 1 ]
+okshow $? "no card within the timeout: refused, the message says so"
+card u --u2f on --ctap2 off ||
+    { echo "Bail out! the U2F card did not start"; exit 1; }
+
 # ---- CTAP2 with a PIN ----
 card p --ctap2 2.1 --u2f off --pin 4321 ||
     { echo "Bail out! the CTAP2 card did not start"; exit 1; }
