@@ -233,7 +233,7 @@ static void
 test_status(void)
 {
 	unavail("/usr/bin/false", 10000, 100,
-	    "exited with status 1 (its source is unreachable)");
+	    "exited with a status other than 0 (1: its source is unreachable)");
 	unavail("/usr/bin/dash -c exit${IFS}3", 10000, 100,
 	    "exited with a status other than 0 or 1");
 	/* Killed by a signal (dash splits its own words on IFS). */
@@ -284,11 +284,21 @@ test_sigchld_ignored(void)
 	ign.sa_handler = SIG_IGN;
 	T_EQ_INT(sigaction(SIGCHLD, &ign, &old), 0);
 	run("/usr/bin/printf ok", "alice", 10000, 100, &o);
-	T_EQ_ERR(o.r, ERR_OK);
-	T_EQ_STR(o.out, "ok");
-	done(&o);
-	unavail("/usr/bin/dash -c exit${IFS}3", 10000, 100,
-	    "exited with a status other than 0 or 1");
+	if (o.res.relayed) {
+		T_EQ_ERR(o.r, ERR_OK);
+		T_EQ_STR(o.out, "ok");
+		done(&o);
+		unavail("/usr/bin/dash -c exit${IFS}3", 10000, 100,
+		    "exited with a status other than 0 or 1");
+	} else {
+		/* The fork fall-back (valgrind): the status is lost, an
+		 * error of its own, never "unavailable". */
+		T_EQ_ERR(o.r, ERR_SYSTEM);
+		T_EQ_STR(
+		    o.res.why, "ended with its status lost (SIGCHLD ignored?)");
+		T_EQ_INT(o.res.unreachable, 0);
+		done(&o);
+	}
 	T_EQ_INT(sigaction(SIGCHLD, &old, NULL), 0);
 }
 
@@ -313,6 +323,12 @@ test_limits_reset(void)
 	    100, &o);
 	T_EQ_INT(setrlimit(RLIMIT_NOFILE, &nofile), 0);
 	T_EQ_INT(setrlimit(RLIMIT_CPU, &cpu), 0);
+	if (!o.res.relayed && o.r == ERR_SYSTEM) {
+		/* valgrind refuses to change RLIMIT_NOFILE: not started. */
+		T_EQ_STR(o.res.step, "resetting the resource limits");
+		done(&o);
+		return;
+	}
 	T_EQ_ERR(o.r, ERR_OK);
 	T_EQ_STR(o.out, "1024\nunlimited\n");
 	done(&o);

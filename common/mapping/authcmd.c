@@ -28,9 +28,10 @@ struct ac_clone_args {
 };
 
 struct ac_wait {
-	int rfd;   /* the output pipe */
-	int repfd; /* the report pipe (authcmd_int.h) */
-	int pidfd; /* -1 without one */
+	int rfd;     /* the output pipe */
+	int repfd;   /* the report pipe (authcmd_int.h) */
+	int pidfd;   /* -1 without one */
+	int relayed; /* made by clone3 (authcmd_result) */
 	pid_t pid;
 	int64_t deadline;
 	char *buf;
@@ -168,7 +169,8 @@ status_why(int st, int *unreachable)
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return NULL;
 	if (*unreachable)
-		return "exited with status 1 (its source is unreachable)";
+		return "exited with a status other than 0 (1: its source is "
+		       "unreachable)";
 	if (WIFEXITED(st))
 		return "exited with a status other than 0 or 1";
 	return "was killed by a signal";
@@ -272,6 +274,7 @@ spawn(const struct authcmd_run *run, int out, int report, struct ac_wait *w)
 	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
 	ca.exit_signal = 0;
 	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+	w->relayed = pid > 0;
 #else
 	(void)ca;
 	errno = ENOSYS;
@@ -320,6 +323,7 @@ start(const struct authcmd_run *run, struct ac_wait *w,
 		res->why = "could not be started (clone3 or fork failed)";
 	} else {
 		res->pid = w->pid;
+		res->relayed = w->relayed;
 		(void)setpgid(w->pid, w->pid); /* the child does too */
 		w->rfd = p[0];
 		w->repfd = q[0];
@@ -337,7 +341,7 @@ int
 authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
     struct authcmd_result *res)
 {
-	struct ac_wait w = {-1, -1, -1, -1, 0, NULL, 0, 0};
+	struct ac_wait w = {-1, -1, -1, 0, -1, 0, NULL, 0, 0};
 	int r;
 
 	if (out == NULL || len == NULL || res == NULL)

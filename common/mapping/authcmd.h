@@ -90,6 +90,8 @@ struct authcmd_result {
 	const char *why;  /* static: why there is no answer */
 	const char *step; /* static: the set-up step that failed, or NULL */
 	int err;          /* errno of a set-up failure (ERR_SYSTEM) */
+	int relayed;      /* made by clone3 without exit signal; 0: the
+			     fork fallback (valgrind, seccomp) */
 };
 
 /* Run the command; on ERR_OK (exit status 0) *out holds its output (NUL

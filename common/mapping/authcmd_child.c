@@ -133,31 +133,47 @@ close_from(int lowfd)
 		(void)close(fd);
 }
 
-/* As root, each limit of lim, hard limits too: root without
- * CAP_SYS_RESOURCE (a container) cannot raise a hard limit the caller
- * lowered, and then fails. A process that is not root (no privilege
- * boundary: the cache is not used there) raises each soft limit as far
- * as its hard limit allows. */
+/* Is limit a at least b? */
+static int
+rl_atleast(rlim_t a, rlim_t b)
+{
+	return a == RLIM_INFINITY || (b != RLIM_INFINITY && a >= b);
+}
+
+/* One limit of child_limits. */
+static int
+child_limit(int res, const struct rlimit *want)
+{
+	struct rlimit rl;
+
+	if (setrlimit(res, want) == 0)
+		return 0;
+	if (getrlimit(res, &rl) != 0)
+		return -1;
+	/* What is held already is enough (valgrind refuses any change of
+	 * RLIMIT_NOFILE). */
+	if (rl_atleast(rl.rlim_cur, want->rlim_cur))
+		return 0;
+	if (geteuid() == 0)
+		return -1;
+	rl.rlim_cur = rl_atleast(rl.rlim_max, want->rlim_cur) ? want->rlim_cur
+							      : rl.rlim_max;
+	return setrlimit(res, &rl);
+}
+
+/* As root, each limit of lim, hard limits too; a limit held already at
+ * least as high is kept. Root without CAP_SYS_RESOURCE (a container)
+ * cannot raise a hard limit the caller lowered, and then fails. A
+ * process that is not root (no privilege boundary: the cache is not
+ * used there) raises each soft limit as far as its hard limit allows. */
 static int
 child_limits(const struct rlimit *lim)
 {
-	struct rlimit rl;
 	size_t i;
 
-	for (i = 0; i < AC_NLIMITS; i++) {
-		if (setrlimit(ac_limits[i].res, &lim[i]) == 0)
-			continue;
-		if (geteuid() == 0 || getrlimit(ac_limits[i].res, &rl) != 0)
+	for (i = 0; i < AC_NLIMITS; i++)
+		if (child_limit(ac_limits[i].res, &lim[i]) != 0)
 			return -1;
-		if (rl.rlim_max != RLIM_INFINITY &&
-		    (lim[i].rlim_cur == RLIM_INFINITY ||
-			lim[i].rlim_cur > rl.rlim_max))
-			rl.rlim_cur = rl.rlim_max;
-		else
-			rl.rlim_cur = lim[i].rlim_cur;
-		if (setrlimit(ac_limits[i].res, &rl) != 0)
-			return -1;
-	}
 	return 0;
 }
 

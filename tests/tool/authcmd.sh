@@ -175,7 +175,7 @@ unavail() {
 	okshow $? "$1: PAM_AUTHINFO_UNAVAIL"
 }
 login "[authcmd=/mnt/bin/cmd %u fail]" $AC
-unavail "exit 1, even after a good line" "exited with status 1 (its source is unreachable)"
+unavail "exit 1, even after a good line" "exited with a status other than 0 (1: its source is unreachable)"
 login "[authcmd=/mnt/bin/cmd %u exit3]" $AC
 unavail "exit 3" "exited with a status other than 0 or 1 (3)"
 login "[authcmd=/mnt/bin/cmd %u slow]" $AC authcmd_timeout=1
