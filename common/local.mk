@@ -54,7 +54,8 @@ common_mapping_libmapping_la_SOURCES = \
 	common/mapping/mappath.c common/mapping/mappath.h \
 	common/mapping/passkey.c common/mapping/passkey.h \
 	common/mapping/cmdout.c common/mapping/cmdout.h \
-	common/mapping/authcmd.c common/mapping/authcmd_path.c \
+	common/mapping/authcmd.c common/mapping/authcmd_child.c \
+	common/mapping/authcmd_int.h common/mapping/authcmd_path.c \
 	common/mapping/authcmd.h common/mapping/authcache.c \
 	common/mapping/authcache.h
 

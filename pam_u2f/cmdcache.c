@@ -2,16 +2,38 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <security/pam_appl.h>
+
 #include "base/err.h"
 #include "base/util.h"
 #include "cmdcache.h"
+#include "converse.h"
 #include "mapping/authcache.h"
 #include "mapping/authcmd.h"
 #include "mapping/cmdout.h"
+
+#define CC_MSG_MAX 512
+
+/* The directory (its first at bytes: the step that is missing) does not
+ * exist: the log and the user are told, naming it. */
+static void
+cc_missing(const char *dir, size_t at, const struct debug *dbg)
+{
+	char msg[CC_MSG_MAX];
+
+	debug_err(dbg,
+	    "authcmd_cache=%s: %.*s does not exist; create it: install -d "
+	    "-o root -g root -m 700 %s",
+	    dir, (int)at, dir, dir);
+	snprintf(msg, sizeof(msg), CMDCACHE_MSG_MISSING, dir);
+	if (converse_show(dbg->pamh, PAM_ERROR_MSG, msg) != ERR_OK)
+		debug_err(dbg, "the message could not be shown");
+}
 
 int
 cmdcache_open(const struct options *o, const struct debug *dbg, int *dfd)
@@ -32,6 +54,8 @@ cmdcache_open(const struct options *o, const struct debug *dbg, int *dfd)
 	if (r == ERR_FILE_UNSAFE)
 		debug_err(dbg, "authcmd_cache=%s refused: %.*s %s",
 		    o->authcmd_cache, (int)at, o->authcmd_cache, why);
+	else if (r == ERR_FILE && errno == ENOENT)
+		cc_missing(o->authcmd_cache, at, dbg);
 	else if (r == ERR_FILE)
 		debug_err(dbg, "authcmd_cache=%s: %.*s: %s", o->authcmd_cache,
 		    (int)at, o->authcmd_cache, strerror(errno));
@@ -55,11 +79,20 @@ cmdcache_save(int dfd, const char *user, int r, const char *out, size_t len,
 		r = authcache_store(dfd, user, out, len);
 	else
 		r = authcache_remove(dfd, user);
-	if (r == ERR_OK)
+	if (r == ERR_OK) {
 		debug_msg(dbg, "authcmd_cache: %s the entry of %s", what, user);
-	else
-		debug_err(dbg, "authcmd_cache: the entry of %s not %s: %s",
-		    user, what, r == ERR_FILE ? strerror(errno) : err_str(r));
+		return;
+	}
+	debug_err(dbg, "authcmd_cache: the entry of %s not %s: %s", user, what,
+	    r == ERR_FILE ? strerror(errno) : err_str(r));
+	/* An older answer must not outlive a newer one. */
+	if (what[0] == 's' && (r = authcache_remove(dfd, user)) == ERR_OK)
+		debug_msg(
+		    dbg, "authcmd_cache: deleted the older entry of %s", user);
+	else if (what[0] == 's')
+		debug_err(dbg,
+		    "authcmd_cache: the older entry of %s not deleted: %s",
+		    user, r == ERR_FILE ? strerror(errno) : err_str(r));
 }
 
 /* The entry of user, if fresh: *buf, *len. */

@@ -12,16 +12,24 @@
 #include "base/cred.h"
 #include "debug.h"
 
+/* Told to the user (PAM_ERROR_MSG) when the authcmd_cache= directory
+ * does not exist; %s the directory. */
+#define CMDCACHE_MSG_MISSING                                                   \
+	"The security key check is not set up: its cache directory %s "        \
+	"(authcmd_cache) does not exist. Ask an administrator to create it."
+
 /* The cache directory of o, checked from "/" (authcmd_open_dir): *dfd
  * its descriptor, or -1 when there is no authcmd_cache= or the process
- * is not root (logged). ERR_CONFIG (logged) when it is missing, unsafe
- * or not a directory. */
+ * is not root (logged). ERR_CONFIG (logged) when it is missing (also
+ * told to the user, naming it), unsafe or not a directory. */
 int cmdcache_open(const struct options *o, const struct debug *dbg, int *dfd);
 
 /* After an authoritative answer for user: r ERR_OK stores the len bytes
  * of out (the output that gave the credentials), r ERR_NOT_FOUND (no
  * credentials) deletes the entry. A failure is logged, and changes
- * nothing for the login. Does nothing when dfd is -1. */
+ * nothing for the login; a store that fails deletes the older entry
+ * (logged too), so that it cannot answer later. Does nothing when dfd
+ * is -1. */
 void cmdcache_save(int dfd, const char *user, int r, const char *out,
     size_t len, const struct debug *dbg);
 

@@ -3,19 +3,25 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <security/pam_appl.h>
 
 #include "base/err.h"
 #include "base/util.h"
 #include "cmdcache.h"
 #include "cmdsource.h"
+#include "converse.h"
 #include "mapping/authcmd.h"
 #include "mapping/cmdout.h"
 
 #define CS_PWBUF (16 * 1024)
 #define CS_GROUPS_MAX 65536
+#define CS_MSG_MAX 512
 
 /* authcmd_user: its ids and groups, looked up here (in the child, only
  * system calls). Root, or a name without an account, is ERR_CONFIG. */
@@ -50,6 +56,23 @@ runas_groups(const char *name, struct runas *ra)
 	return ERR_OK;
 }
 
+/* authcmd_user names no account: the log and the user are told which
+ * (sudo itself says only "Error in service module"). */
+static int
+cs_no_user(const char *name, const struct debug *dbg)
+{
+	char msg[CS_MSG_MAX];
+
+	debug_err(dbg,
+	    "authcmd_user=%s: no such user; create the account, e.g. "
+	    "adduser --system --group --no-create-home %s",
+	    name, name);
+	snprintf(msg, sizeof(msg), CMDSOURCE_MSG_NO_USER, name);
+	if (converse_show(dbg->pamh, PAM_ERROR_MSG, msg) != ERR_OK)
+		debug_err(dbg, "the message could not be shown");
+	return ERR_CONFIG;
+}
+
 static int
 runas_get(const char *name, const struct debug *dbg, struct runas *ra)
 {
@@ -67,9 +90,10 @@ runas_get(const char *name, const struct debug *dbg, struct runas *ra)
 	if ((buf = malloc(CS_PWBUF)) == NULL)
 		return ERR_NOMEM;
 	e = getpwnam_r(name, &pw, buf, CS_PWBUF, &res);
-	if (res == NULL) {
-		debug_err(dbg, "authcmd_user=%s: %s", name,
-		    e != 0 ? strerror(e) : "no such user");
+	if (res == NULL && e == 0)
+		r = cs_no_user(name, dbg);
+	else if (res == NULL) {
+		debug_err(dbg, "authcmd_user=%s: %s", name, strerror(e));
 		r = ERR_CONFIG;
 	} else if (pw.pw_uid == 0) {
 		debug_err(dbg,
@@ -122,19 +146,37 @@ static void
 cs_log_result(
     const struct debug *dbg, const char *cmd, const struct authcmd_result *res)
 {
+	int st = res->status;
+
 	if (res->why == NULL)
 		debug_msg(dbg, "authcmd %s (pid %ld) exited with status 0", cmd,
 		    (long)res->pid);
-	else
+	else if (res->step != NULL)
 		debug_err(dbg,
-		    "authcmd %s (pid %ld) %s: no answer (PAM_AUTHINFO_UNAVAIL)",
-		    cmd, (long)res->pid, res->why);
+		    "authcmd %s (pid %ld) %s: %s failed: %s (not answered "
+		    "from a cache)",
+		    cmd, (long)res->pid, res->why, res->step,
+		    strerror(res->err));
+	else if (res->err != 0)
+		debug_err(dbg,
+		    "authcmd %s (pid %ld) %s: %s (not answered from a cache)",
+		    cmd, (long)res->pid, res->why, strerror(res->err));
+	else if (res->ended && WIFSIGNALED(st))
+		debug_err(dbg, "authcmd %s (pid %ld) %s (%d, %s): no answer",
+		    cmd, (long)res->pid, res->why, WTERMSIG(st),
+		    strsignal(WTERMSIG(st)));
+	else if (res->ended && !res->unreachable)
+		debug_err(dbg, "authcmd %s (pid %ld) %s (%d): no answer", cmd,
+		    (long)res->pid, res->why, WEXITSTATUS(st));
+	else
+		debug_err(dbg, "authcmd %s (pid %ld) %s: no answer", cmd,
+		    (long)res->pid, res->why);
 }
 
 /* Run it; *out its output. */
 static int
 cs_run(const struct options *o, const struct passwd *pw,
-    const struct debug *dbg, char **out, size_t *len)
+    const struct debug *dbg, char **out, size_t *len, bool *unreachable)
 {
 	struct authcmd_result res;
 	struct authcmd_run rn;
@@ -157,10 +199,11 @@ cs_run(const struct options *o, const struct passwd *pw,
 	debug_msg(dbg, "authcmd %s for %s as %s, deadline %d s", argv[0],
 	    pw->pw_name, o->authcmd_user, o->authcmd_timeout);
 	r = authcmd_exec(&rn, out, len, &res);
-	if (r == ERR_OK || r == ERR_UNAVAIL)
+	if (r == ERR_OK || r == ERR_UNAVAIL || r == ERR_SYSTEM)
 		cs_log_result(dbg, argv[0], &res);
 	else
 		debug_err(dbg, "authcmd %s: %s", argv[0], err_str(r));
+	*unreachable = r == ERR_UNAVAIL && res.unreachable;
 fail:
 	if (fd >= 0)
 		close(fd);
@@ -169,18 +212,43 @@ fail:
 	return r;
 }
 
-/* Run it and read its output; *out, *len what it printed. */
+/* Lines without a colon that were skipped, with their numbers, as for
+ * a mapping file (userfile.c). */
+static void
+cs_log_skipped(const struct debug *dbg, const struct cmdout_skipped *sk)
+{
+	char nums[CMDOUT_SKIPPED_MAX * 22 + 8];
+	size_t i, k = sk->n < CMDOUT_SKIPPED_MAX ? sk->n : CMDOUT_SKIPPED_MAX;
+	int at = 0;
+
+	if (sk->n == 0)
+		return;
+	nums[0] = '\0';
+	for (i = 0; i < k; i++)
+		at += snprintf(nums + at, sizeof(nums) - (size_t)at, "%s%zu",
+		    i > 0 ? ", " : "", sk->line[i]);
+	debug_warn(dbg,
+	    "authcmd output: %zu line(s) without a colon skipped (line%s "
+	    "%s%s)",
+	    sk->n, sk->n > 1 ? "s" : "", nums, sk->n > k ? ", ..." : "");
+}
+
+/* Run it and read its output; *out, *len what it printed; *unreachable
+ * when it exited with status 1. */
 static int
 cs_answer(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, char **out, size_t *len, struct cred **creds,
-    size_t *n)
+    size_t *n, bool *unreachable)
 {
+	struct cmdout_skipped sk;
 	size_t bad = 0;
 	int r;
 
-	if ((r = cs_run(o, pw, dbg, out, len)) != ERR_OK)
+	*unreachable = false;
+	if ((r = cs_run(o, pw, dbg, out, len, unreachable)) != ERR_OK)
 		return r;
-	r = cmdout_find(*out, *len, pw->pw_name, creds, n, &bad);
+	r = cmdout_find_skipped(*out, *len, pw->pw_name, creds, n, &bad, &sk);
+	cs_log_skipped(dbg, &sk);
 	if (r == ERR_OK)
 		debug_msg(dbg, "%zu credential(s) for %s from authcmd", *n,
 		    pw->pw_name);
@@ -202,6 +270,7 @@ cmdsource_load(const struct options *o, const struct passwd *pw,
 {
 	char *out = NULL;
 	size_t len = 0;
+	bool unreachable = false;
 	int dfd = -1, r;
 
 	*creds = NULL;
@@ -209,15 +278,23 @@ cmdsource_load(const struct options *o, const struct passwd *pw,
 	*no_creds = false;
 	if ((r = cmdcache_open(o, dbg, &dfd)) != ERR_OK)
 		return r;
-	r = cs_answer(o, pw, dbg, &out, &len, creds, n);
+	r = cs_answer(o, pw, dbg, &out, &len, creds, n, &unreachable);
 	if (r == ERR_OK || r == ERR_NOT_FOUND)
 		cmdcache_save(dfd, pw->pw_name, r, out, len, dbg);
 	*no_creds = r == ERR_NOT_FOUND;
-	/* No answer: the command ran and failed, or printed nonsense. */
-	if (r == ERR_UNAVAIL || r == ERR_PARSE)
+	/* Only the command's own "unreachable" (exit status 1) may be
+	 * answered from the cache: anything else (a signal, the deadline,
+	 * a set-up failure, a lost status, too much or malformed output)
+	 * a caller of a setuid host may have caused on purpose. */
+	if (unreachable)
 		r = cmdcache_use(dfd, o, pw->pw_name, dbg, creds, n) == ERR_OK
 		    ? ERR_OK
 		    : r;
+	else if (dfd >= 0 && r != ERR_OK && r != ERR_NOT_FOUND)
+		debug_err(dbg,
+		    "authcmd_cache: not used for %s: only exit status 1 "
+		    "(unreachable) is answered from it",
+		    pw->pw_name);
 	if (dfd >= 0)
 		close(dfd);
 	util_freezero(out, len);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -24,9 +26,11 @@ struct outcome {
 	struct authcmd_result res;
 };
 
-/* Run cmd for user with timeout ms and output cap max. */
+/* Run cmd for user with timeout ms and output cap max, as uid/gid with
+ * groups (ngroups of them). */
 static void
-run(const char *cmd, const char *user, int ms, size_t max, struct outcome *o)
+run_as(const char *cmd, const char *user, int ms, size_t max,
+    const gid_t *groups, size_t ngroups, struct outcome *o)
 {
 	struct authcmd_run rn;
 	const char *why = NULL;
@@ -44,12 +48,21 @@ run(const char *cmd, const char *user, int ms, size_t max, struct outcome *o)
 	rn.fd = fd;
 	rn.uid = geteuid();
 	rn.gid = getegid();
+	rn.groups = groups;
+	rn.ngroups = ngroups;
 	rn.timeout_ms = ms;
 	rn.max_out = max;
 	o->r = authcmd_exec(&rn, &o->out, &o->len, &o->res);
 	if (fd >= 0)
 		close(fd);
 	authcmd_argv_free(av);
+}
+
+/* The same as the calling user, with no supplementary group. */
+static void
+run(const char *cmd, const char *user, int ms, size_t max, struct outcome *o)
+{
+	run_as(cmd, user, ms, max, NULL, 0, o);
 }
 
 static void
@@ -207,6 +220,10 @@ unavail(const char *cmd, int ms, size_t max, const char *why)
 	run(cmd, "alice", ms, max, &o);
 	T_EQ_ERR(o.r, ERR_UNAVAIL);
 	T_EQ_STR(o.res.why, why);
+	/* Only exit status 1 is "unreachable" (pam_u2f(8)). */
+	T_EQ_INT(o.res.unreachable,
+	    o.res.ended && WIFEXITED(o.res.status) &&
+		WEXITSTATUS(o.res.status) == 1);
 	T_TRUE(o.out == NULL && o.len == 0);
 	check_gone(o.res.pid);
 	done(&o);
@@ -215,8 +232,10 @@ unavail(const char *cmd, int ms, size_t max, const char *why)
 static void
 test_status(void)
 {
-	unavail(
-	    "/usr/bin/false", 10000, 100, "exited with a status other than 0");
+	unavail("/usr/bin/false", 10000, 100,
+	    "exited with a status other than 0 (1: its source is unreachable)");
+	unavail("/usr/bin/dash -c exit${IFS}3", 10000, 100,
+	    "exited with a status other than 0 or 1");
 	/* Killed by a signal (dash splits its own words on IFS). */
 	unavail("/usr/bin/dash -c kill${IFS}-9${IFS}$$", 10000, 100,
 	    "was killed by a signal");
@@ -252,6 +271,120 @@ test_cap(void)
 	    "wrote more than the output limit (killed)");
 }
 
+/* With SIGCHLD ignored (the kernel reaps a forked child at once), the
+ * command's output and status still arrive: it is made without an exit
+ * signal and waited for by its pidfd. */
+static void
+test_sigchld_ignored(void)
+{
+	struct sigaction ign, old;
+	struct outcome o;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	T_EQ_INT(sigaction(SIGCHLD, &ign, &old), 0);
+	run("/usr/bin/printf ok", "alice", 10000, 100, &o);
+	if (o.res.relayed) {
+		T_EQ_ERR(o.r, ERR_OK);
+		T_EQ_STR(o.out, "ok");
+		done(&o);
+		unavail("/usr/bin/dash -c exit${IFS}3", 10000, 100,
+		    "exited with a status other than 0 or 1");
+	} else {
+		/* The fork fall-back (valgrind): the status is lost, an
+		 * error of its own, never "unavailable". */
+		T_EQ_ERR(o.r, ERR_SYSTEM);
+		T_EQ_STR(
+		    o.res.why, "ended with its status lost (SIGCHLD ignored?)");
+		T_EQ_INT(o.res.unreachable, 0);
+		done(&o);
+	}
+	T_EQ_INT(sigaction(SIGCHLD, &old, NULL), 0);
+}
+
+/* The caller's resource limits do not reach the command: an
+ * RLIMIT_NOFILE of 10 (the child's own set-up needs descriptors above
+ * it) and a CPU limit are reset. */
+static void
+test_limits_reset(void)
+{
+	struct rlimit nofile, cpu, low;
+	struct outcome o;
+
+	T_EQ_INT(getrlimit(RLIMIT_NOFILE, &nofile), 0);
+	T_EQ_INT(getrlimit(RLIMIT_CPU, &cpu), 0);
+	low = nofile;
+	low.rlim_cur = 10;
+	T_EQ_INT(setrlimit(RLIMIT_NOFILE, &low), 0);
+	low = cpu;
+	low.rlim_cur = 100;
+	T_EQ_INT(setrlimit(RLIMIT_CPU, &low), 0);
+	run("/usr/bin/dash -c ulimit${IFS}-n;ulimit${IFS}-t", "alice", 10000,
+	    100, &o);
+	T_EQ_INT(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	T_EQ_INT(setrlimit(RLIMIT_CPU, &cpu), 0);
+	if (!o.res.relayed && o.r == ERR_SYSTEM) {
+		/* valgrind refuses to change RLIMIT_NOFILE: not started. */
+		T_EQ_STR(o.res.step, "resetting the resource limits");
+		done(&o);
+		return;
+	}
+	T_EQ_ERR(o.r, ERR_OK);
+	T_EQ_STR(o.out, "1024\nunlimited\n");
+	done(&o);
+}
+
+/* cmd could not be started: its set-up failed at step with err. */
+static void
+not_started(
+    const char *cmd, const gid_t *g, size_t ng, const char *step, int err)
+{
+	struct outcome o;
+
+	run_as(cmd, "alice", 10000, 100, g, ng, &o);
+	T_EQ_ERR(o.r, ERR_SYSTEM);
+	T_EQ_STR(o.res.why, "could not be started");
+	T_EQ_STR(o.res.step, step);
+	T_EQ_INT(o.res.err, err);
+	T_EQ_INT(o.res.unreachable, 0);
+	T_TRUE(o.out == NULL);
+	check_gone(o.res.pid);
+	done(&o);
+}
+
+/* Exactly the groups asked for, also when the process runs as that
+ * account already (root may set them: they are set; a process that may
+ * not must hold exactly those, or the command does not run); a set-up
+ * step that fails is reported as its own error. */
+static void
+test_groups(void)
+{
+	gid_t g[2] = {getegid(), 4711}, *many;
+	struct outcome o;
+	char want[64];
+
+	if (geteuid() != 0) {
+		not_started("/usr/bin/id -G", g, 2,
+		    "authcmd_user's supplementary groups", EPERM);
+		return;
+	}
+	run_as("/usr/bin/id -G", "alice", 10000, 100, g, 2, &o);
+	snprintf(want, sizeof(want), "%u 4711\n", (unsigned)g[0]);
+	T_EQ_ERR(o.r, ERR_OK);
+	T_EQ_STR(o.out, want);
+	done(&o);
+	run_as("/usr/bin/id -G", "alice", 10000, 100, NULL, 0, &o);
+	snprintf(want, sizeof(want), "%u\n", (unsigned)g[0]);
+	T_EQ_STR(o.out, want);
+	done(&o);
+	/* More groups than the kernel takes. */
+	T_TRUE((many = calloc(70000, sizeof(*many))) != NULL);
+	if (many != NULL)
+		not_started("/usr/bin/true", many, 70000,
+		    "authcmd_user's supplementary groups", EINVAL);
+	free(many);
+}
+
 static void
 test_bad_calls(void)
 {
@@ -269,4 +402,5 @@ test_bad_calls(void)
 
 TEST_MAIN(TEST(test_argv), TEST(test_walk), TEST(test_output),
     TEST(test_clean_child), TEST(test_status), TEST(test_deadline),
-    TEST(test_cap), TEST(test_bad_calls))
+    TEST(test_cap), TEST(test_sigchld_ignored), TEST(test_limits_reset),
+    TEST(test_groups), TEST(test_bad_calls))

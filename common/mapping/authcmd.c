@@ -5,119 +5,33 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "authcmd.h"
+#include "authcmd_int.h"
 #include "base/err.h"
 #include "base/util.h"
 
-#define AC_CHILD_FAIL 127
 #define AC_CHUNK 4096
-#define AC_EXEC_FD 3 /* the checked executable, in the child */
+#define AC_P_PIDFD 3 /* idtype_t P_PIDFD (Linux 5.4) */
 
-/* The child has one thread: the system calls themselves, not glibc's
- * wrappers that signal every thread of the parent's (32-bit ABIs: the
- * *32 calls, with 32-bit ids). */
-#ifdef SYS_setgroups32
-#define AC_SYS_SETGROUPS SYS_setgroups32
-#define AC_SYS_SETRESGID SYS_setresgid32
-#define AC_SYS_SETRESUID SYS_setresuid32
-#else
-#define AC_SYS_SETGROUPS SYS_setgroups
-#define AC_SYS_SETRESGID SYS_setresgid
-#define AC_SYS_SETRESUID SYS_setresuid
-#endif
-
-/* Every descriptor from lowfd up is closed. */
-static void
-close_from(int lowfd)
-{
-	long max;
-	int fd;
-
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0) == 0)
-		return;
-#endif
-	max = sysconf(_SC_OPEN_MAX);
-	for (fd = lowfd; fd < (max > 0 ? max : 65536); fd++)
-		(void)close(fd);
-}
-
-static int
-child_fds(int out, int exe)
-{
-	int null;
-
-	/* exe and out above 2 first, so that the dup2s below do not
-	 * overwrite them. */
-	if ((exe = fcntl(exe, F_DUPFD_CLOEXEC, 10)) < 0 ||
-	    (out = fcntl(out, F_DUPFD, 10)) < 0 ||
-	    (null = open("/dev/null", O_RDWR)) < 0 || dup2(null, 0) < 0 ||
-	    dup2(out, 1) < 0 || dup2(null, 2) < 0 ||
-	    dup3(exe, AC_EXEC_FD, O_CLOEXEC) < 0)
-		return -1;
-	close_from(AC_EXEC_FD + 1);
-	return 0;
-}
-
-static int
-child_signals(void)
-{
-	struct sigaction sa;
-	sigset_t all;
-	int s;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (s = 1; s < NSIG; s++)
-		(void)sigaction(s, &sa, NULL); /* SIGKILL, SIGSTOP: EINVAL */
-	sigemptyset(&all);
-	return sigprocmask(SIG_SETMASK, &all, NULL);
-}
-
-static int
-child_creds(const struct authcmd_run *run)
-{
-	if (getuid() == run->uid && geteuid() == run->uid &&
-	    getgid() == run->gid && getegid() == run->gid)
-		return 0;
-	if (syscall(AC_SYS_SETGROUPS, run->ngroups, run->groups) != 0 ||
-	    syscall(AC_SYS_SETRESGID, run->gid, run->gid, run->gid) != 0 ||
-	    syscall(AC_SYS_SETRESUID, run->uid, run->uid, run->uid) != 0)
-		return -1;
-	/* The drop must hold. */
-	if (run->uid != 0 &&
-	    syscall(AC_SYS_SETRESUID, (uid_t)0, (uid_t)-1, (uid_t)-1) == 0)
-		return -1;
-	return 0;
-}
-
-/* In the child, after fork: only async-signal-safe calls. */
-static void __attribute__((noreturn))
-child(const struct authcmd_run *run, int out)
-{
-	char path[] = AUTHCMD_ENV_PATH;
-	char *const env[] = {path, NULL};
-
-	if (setpgid(0, 0) != 0 || child_fds(out, run->fd) != 0 ||
-	    child_signals() != 0 || child_creds(run) != 0 || chdir("/") != 0)
-		_exit(AC_CHILD_FAIL);
-	syscall(SYS_execveat, AC_EXEC_FD, "", run->argv, env, AT_EMPTY_PATH);
-	/* A script: its interpreter needs a path (authcmd.h). */
-	if (errno == ENOENT)
-		execve(run->argv[0], run->argv, env);
-	_exit(AC_CHILD_FAIL);
-}
+/* clone3's arguments (Linux 5.3), version 0: what we use of them. */
+struct ac_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	uint64_t stack, stack_size, tls;
+};
 
 struct ac_wait {
-	int rfd;
-	int pidfd;
+	int rfd;     /* the output pipe */
+	int repfd;   /* the report pipe (authcmd_int.h) */
+	int pidfd;   /* -1 without one */
+	int relayed; /* made by clone3 (authcmd_result) */
 	pid_t pid;
 	int64_t deadline;
 	char *buf;
@@ -177,7 +91,7 @@ read_output(struct ac_wait *w)
  * deadline: on its pidfd, or without one (before Linux 5.3, under
  * valgrind, in some sandboxes) by waitid(WNOWAIT) looks with sleeps of
  * 1 ms doubling to 64 ms between them. A child that is gone already
- * (ECHILD: SIGCHLD ignored) is for reap() to report. */
+ * (ECHILD) is for reap() to report. */
 static int
 wait_exit(const struct ac_wait *w)
 {
@@ -189,7 +103,7 @@ wait_exit(const struct ac_wait *w)
 	for (;;) {
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, (id_t)w->pid, &si,
-			WEXITED | WNOHANG | WNOWAIT) != 0) {
+			WEXITED | WNOHANG | WNOWAIT | __WALL) != 0) {
 			if (errno == EINTR)
 				continue;
 			return errno == ECHILD ? ERR_OK : ERR_SYSTEM;
@@ -203,59 +117,178 @@ wait_exit(const struct ac_wait *w)
 	}
 }
 
-/* Kill what is left of the process group (the unreaped leader keeps its
- * id ours), then reap the child: *status, or ERR_SYSTEM when its status
- * was lost (SIGCHLD ignored by the application). */
+/* Wait for the child to end, by its pidfd (P_PIDFD, Linux 5.4) or its
+ * pid (the unreaped child keeps it); *status in wait(2)'s form. */
 static int
-reap(pid_t pid, int *status)
+wait_status(const struct ac_wait *w, int *status)
 {
-	pid_t r;
+	siginfo_t si;
+	int r;
 
-	(void)kill(-pid, SIGKILL);
-	(void)kill(pid, SIGKILL);
-	do
-		r = waitpid(pid, status, 0);
-	while (r < 0 && errno == EINTR);
-	return r == pid ? ERR_OK : ERR_SYSTEM;
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		r = -1;
+		if (w->pidfd >= 0)
+			r = waitid((idtype_t)AC_P_PIDFD, (id_t)w->pidfd, &si,
+			    WEXITED | __WALL);
+		if (w->pidfd < 0 || (r != 0 && errno == EINVAL))
+			r = waitid(P_PID, (id_t)w->pid, &si, WEXITED | __WALL);
+		if (r == 0)
+			break;
+		if (errno != EINTR)
+			return ERR_SYSTEM;
+	}
+	if (si.si_code == CLD_EXITED)
+		*status = (si.si_status & 0xff) << 8;
+	else
+		*status = si.si_status & 0x7f;
+	return ERR_OK;
+}
+
+/* Kill what is left of the process group (the unreaped leader keeps its
+ * id ours) and the child by its pidfd, then reap the child: *status, or
+ * ERR_SYSTEM when its status was lost (a child made by fork, without
+ * clone3, is reaped by the kernel when the application ignores
+ * SIGCHLD). */
+static int
+reap(const struct ac_wait *w, int *status)
+{
+	(void)kill(-w->pid, SIGKILL);
+#ifdef SYS_pidfd_send_signal
+	if (w->pidfd < 0 ||
+	    syscall(SYS_pidfd_send_signal, w->pidfd, SIGKILL, NULL, 0) != 0)
+#endif
+		(void)kill(w->pid, SIGKILL);
+	return wait_status(w, status);
 }
 
 static const char *
-status_why(int st)
+status_why(int st, int *unreachable)
 {
+	*unreachable = WIFEXITED(st) && WEXITSTATUS(st) == 1;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return NULL;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == AC_CHILD_FAIL)
-		return "exited with status 127 (or could not be started)";
+	if (*unreachable)
+		return "exited with a status other than 0 (1: its source is "
+		       "unreachable)";
 	if (WIFEXITED(st))
-		return "exited with a status other than 0";
+		return "exited with a status other than 0 or 1";
 	return "was killed by a signal";
 }
 
-/* Output, then the exit within the deadline, then the verdict. */
+/* The report pipe: end of file once the command is exec'd (or the
+ * child died before), a struct ac_report when its set-up failed.
+ * ERR_OK when it ended empty; ERR_SYSTEM with res->err, res->step;
+ * ERR_TIMEOUT. */
+static int
+read_report(const struct ac_wait *w, struct authcmd_result *res)
+{
+	struct ac_report rep;
+	size_t got = 0;
+	ssize_t n;
+	int r;
+
+	while (got < sizeof(rep)) {
+		if ((r = wait_readable(w->repfd, w->deadline)) != ERR_OK)
+			return r;
+		n = read(w->repfd, (char *)&rep + got, sizeof(rep) - got);
+		if (n == 0 && got == 0)
+			return ERR_OK;
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	res->step = got == sizeof(rep) ? authcmd_step_str(rep.step)
+				       : "reading its report";
+	res->err = got == sizeof(rep) ? rep.err : EIO;
+	return ERR_SYSTEM;
+}
+
+static const char *
+supervise_why(int r)
+{
+	switch (r) {
+	case ERR_TIMEOUT:
+		return "did not finish before the deadline (killed)";
+	case ERR_TOO_BIG:
+		return "wrote more than the output limit (killed)";
+	case ERR_SYSTEM:
+		return "could not be read from or waited for (killed)";
+	default:
+		return "could not be started";
+	}
+}
+
+/* Set-up, output, then the exit within the deadline, then the verdict. */
 static int
 supervise(struct ac_wait *w, struct authcmd_result *res)
 {
-	int r, rr, st = 0;
+	int r, rr, st = 0, setup;
 
-	r = read_output(w);
+	r = read_report(w, res);
+	setup = r == ERR_SYSTEM;
+	if (r == ERR_OK)
+		r = read_output(w);
 	if (r == ERR_OK)
 		r = wait_exit(w);
 	/* The child is killed only now: its exit status below is what it
 	 * chose if it had ended, the SIGKILL's otherwise. */
-	rr = reap(w->pid, &st);
-	if (r == ERR_TIMEOUT)
-		res->why = "did not finish before the deadline (killed)";
-	else if (r == ERR_TOO_BIG)
-		res->why = "wrote more than the output limit (killed)";
-	else if (r != ERR_OK)
-		res->why = "could not be read from or waited for (killed)";
-	else if (rr != ERR_OK)
-		res->why = "ended with its status lost (SIGCHLD ignored?)";
-	else {
-		res->status = st;
-		res->why = status_why(st);
+	rr = reap(w, &st);
+	if (setup) {
+		res->why = "could not be started";
+		return ERR_SYSTEM;
 	}
+	if (r != ERR_OK) {
+		res->why = supervise_why(r);
+		return ERR_UNAVAIL;
+	}
+	if (rr != ERR_OK) {
+		res->why = "ended with its status lost (SIGCHLD ignored?)";
+		res->err = errno;
+		return ERR_SYSTEM;
+	}
+	res->ended = 1;
+	res->status = st;
+	res->why = status_why(st, &res->unreachable);
 	return res->why == NULL ? ERR_OK : ERR_UNAVAIL;
+}
+
+/* The child, so that the host's SIGCHLD disposition cannot take it: by
+ * clone3 with a pidfd and no exit signal (no SIGCHLD, never reaped by
+ * the kernel, seen only by waits with __WALL); where clone3 is missing
+ * or refused (a seccomp filter, valgrind), by fork and pidfd_open. */
+static pid_t
+spawn(const struct authcmd_run *run, int out, int report, struct ac_wait *w)
+{
+	struct ac_clone_args ca;
+	struct rlimit lim[AC_NLIMITS];
+	int pidfd = -1;
+	pid_t pid = -1;
+
+	authcmd_limits(lim);
+#ifdef SYS_clone3
+	memset(&ca, 0, sizeof(ca));
+	ca.flags = CLONE_PIDFD;
+	ca.pidfd = (uint64_t)(uintptr_t)&pidfd;
+	ca.exit_signal = 0;
+	pid = (pid_t)syscall(SYS_clone3, &ca, sizeof(ca));
+	w->relayed = pid > 0;
+#else
+	(void)ca;
+	errno = ENOSYS;
+#endif
+	if (pid < 0 && (errno == ENOSYS || errno == EPERM))
+		pid = fork();
+	if (pid == 0)
+		authcmd_child(run, lim, out, report);
+	w->pidfd = pidfd;
+#ifdef SYS_pidfd_open
+	if (pid > 0 && w->pidfd < 0)
+		w->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	return pid;
 }
 
 static int
@@ -267,12 +300,49 @@ run_ok(const struct authcmd_run *run)
 	    (run->groups != NULL || run->ngroups == 0);
 }
 
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Start the child with its two pipes; our ends in w. */
+static int
+start(const struct authcmd_run *run, struct ac_wait *w,
+    struct authcmd_result *res)
+{
+	int p[2] = {-1, -1}, q[2] = {-1, -1}, r = ERR_SYSTEM;
+
+	if (pipe2(p, O_CLOEXEC) != 0 || pipe2(q, O_CLOEXEC) != 0) {
+		res->err = errno;
+		res->why = "could not be started (pipe failed)";
+	} else if ((w->pid = spawn(run, p[1], q[1], w)) < 0) {
+		res->err = errno;
+		res->why = "could not be started (clone3 or fork failed)";
+	} else {
+		res->pid = w->pid;
+		res->relayed = w->relayed;
+		(void)setpgid(w->pid, w->pid); /* the child does too */
+		w->rfd = p[0];
+		w->repfd = q[0];
+		p[0] = q[0] = -1;
+		r = ERR_OK;
+	}
+	close_fd(&p[0]);
+	close_fd(&p[1]);
+	close_fd(&q[0]);
+	close_fd(&q[1]);
+	return r;
+}
+
 int
 authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
     struct authcmd_result *res)
 {
-	struct ac_wait w = {-1, -1, -1, 0, NULL, 0, 0};
-	int p[2] = {-1, -1}, r = ERR_SYSTEM;
+	struct ac_wait w = {-1, -1, -1, 0, -1, 0, NULL, 0, 0};
+	int r;
 
 	if (out == NULL || len == NULL || res == NULL)
 		return ERR_INVAL;
@@ -285,21 +355,8 @@ authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
 	w.deadline = util_now_ms() + run->timeout_ms;
 	if ((w.buf = malloc(w.max + 1)) == NULL)
 		return ERR_NOMEM;
-	if (pipe2(p, O_CLOEXEC) != 0 || (w.pid = fork()) < 0) {
-		res->why = "could not be started (pipe or fork failed)";
-		goto fail;
-	}
-	if (w.pid == 0)
-		child(run, p[1]);
-	res->pid = w.pid;
-	(void)setpgid(w.pid, w.pid); /* the child does too: no race */
-	close(p[1]);
-	p[1] = -1;
-	w.rfd = p[0];
-#ifdef SYS_pidfd_open
-	w.pidfd = (int)syscall(SYS_pidfd_open, w.pid, 0);
-#endif
-	if ((r = supervise(&w, res)) != ERR_OK)
+	if ((r = start(run, &w, res)) != ERR_OK ||
+	    (r = supervise(&w, res)) != ERR_OK)
 		goto fail;
 	w.buf[w.len] = '\0';
 	*out = w.buf;
@@ -307,11 +364,8 @@ authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
 	w.buf = NULL;
 fail:
 	util_freezero(w.buf, w.max + 1);
-	if (p[0] >= 0)
-		close(p[0]);
-	if (p[1] >= 0)
-		close(p[1]);
-	if (w.pidfd >= 0)
-		close(w.pidfd);
+	close_fd(&w.rfd);
+	close_fd(&w.repfd);
+	close_fd(&w.pidfd);
 	return r;
 }

@@ -13,16 +13,28 @@
  * runs. A script (#!) cannot be run from a close-on-exec descriptor (its
  * interpreter needs a path): for one, the checked path is executed by
  * name; the walk showed that only root can change what it names.
- * The child: its own process group, stdin and stderr /dev/null, stdout
- * the pipe, no other descriptor, signals default and unblocked,
- * environment PATH=/usr/bin:/bin only, working directory "/",
- * supplementary groups, group and user of the caller's choice (the drop
- * is checked: setuid(0) must fail afterwards; skipped when the caller
- * already runs as that uid and gid). The parent sleeps in poll() on the
- * pipe until the output ends, then on a pidfd until the child exits
- * (without pidfd_open: waitid(WNOWAIT) looks, sleeping 1 to 64 ms
- * between them), at most until the deadline; then it kills the process
- * group with SIGKILL and reaps the child. */
+ * The child is made by clone3 with a pidfd and no exit signal, so that
+ * the host's SIGCHLD disposition (ignored: the kernel would reap a
+ * forked child and lose its status) and its SIGCHLD handlers
+ * (waitpid(-1)) cannot take it. An exec would give it SIGCHLD back, so
+ * it never execs: after its set-up it forks the command, waits for it
+ * and ends as the command ended. Where clone3 is missing or refused
+ * (valgrind, seccomp) it is made by fork and pidfd_open, and a lost
+ * status is an error. The child: its own process group, the resource limits
+ * reset while it is still root (authcmd_child.c: sudo's values, so the caller
+ * of a setuid host cannot make the command fail by its limits), stdin and
+ * stderr /dev/null, stdout the pipe, no other descriptor, signals default and
+ * unblocked, environment PATH=/usr/bin:/bin only, working directory "/",
+ * exactly the supplementary groups, group and user of the caller's choice,
+ * real, effective and saved (the drop is checked: setuid(0) must fail
+ * afterwards; without the privilege to set them, as in a process already
+ * running as that account, the groups it holds must be exactly those). A step
+ * that fails is reported over a close-on-exec pipe. The parent sleeps in poll()
+ * on that pipe until the exec, on the output pipe until the output ends, then
+ * on the pidfd until the child exits (without one: waitid(WNOWAIT) looks,
+ * sleeping 1 to 64 ms between them), at most until the deadline; then it kills
+ * the process group and the child (pidfd_send_signal) with SIGKILL and reaps
+ * the child. */
 #ifndef PU_AUTHCMD_H
 #define PU_AUTHCMD_H
 
@@ -69,19 +81,27 @@ struct authcmd_run {
 };
 
 struct authcmd_result {
-	pid_t pid;       /* the child, for logs (0: none started) */
-	int status;      /* its wait status, when it ended by itself */
-	const char *why; /* static: why the answer is unavailable */
+	pid_t pid;        /* the child, for logs (0: none started) */
+	int ended;        /* it ended by itself: status is its wait status */
+	int status;       /* see ended */
+	int unreachable;  /* it exited with status 1: its source is
+			     unreachable, the only failure a cache may
+			     answer (pam_u2f(8)) */
+	const char *why;  /* static: why there is no answer */
+	const char *step; /* static: the set-up step that failed, or NULL */
+	int err;          /* errno of a set-up failure (ERR_SYSTEM) */
+	int relayed;      /* made by clone3 without exit signal; 0: the
+			     fork fallback (valgrind, seccomp) */
 };
 
 /* Run the command; on ERR_OK (exit status 0) *out holds its output (NUL
  * after *len bytes; malloc'd, wiped with util_freezero). ERR_UNAVAIL
- * with res->why for anything but exit status 0: another status, a
- * signal, the deadline, output over max_out, the child's set-up
- * failing (status 127 from us), its status lost (SIGCHLD ignored by the
- * application), a failing read or wait. ERR_SYSTEM when the pipe or
- * the fork fails (res->why says which), ERR_NOMEM. The child is reaped
- * before this returns. */
+ * with res->why for a command that ran and gave no answer: another exit
+ * status (res->unreachable for status 1), a signal, the deadline, output
+ * over max_out, a failing read. ERR_SYSTEM with res->why and res->err
+ * when it could not be started: a pipe or the clone failed, a step of
+ * the child's set-up or the exec failed (res->step), or its status was
+ * lost. ERR_NOMEM. The child is reaped before this returns. */
 int authcmd_exec(const struct authcmd_run *run, char **out, size_t *len,
     struct authcmd_result *res);
 

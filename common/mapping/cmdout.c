@@ -17,6 +17,7 @@ struct cmdout {
 	struct cred *pk; /* passkey: credentials */
 	size_t npk, cap;
 	size_t lineno;
+	struct cmdout_skipped *sk; /* or NULL */
 };
 
 static int
@@ -46,12 +47,21 @@ cmdout_passkey(struct cmdout *co, const char *s, size_t len)
 static int
 cmdout_line(struct cmdout *co, const char *s, size_t len, int last)
 {
+	size_t before = co->sc.nskipped;
+	int r;
+
 	co->lineno++;
 	if (memchr(s, '\0', len) != NULL)
 		return ERR_PARSE;
 	if (passkey_is(s, len))
 		return cmdout_passkey(co, s, len);
-	return authfile_scan_lines(&co->sc, s, len + (last ? 0 : 1));
+	r = authfile_scan_lines(&co->sc, s, len + (last ? 0 : 1));
+	if (co->sk != NULL && co->sc.nskipped > before) {
+		if (co->sk->n < CMDOUT_SKIPPED_MAX)
+			co->sk->line[co->sk->n] = co->lineno;
+		co->sk->n++;
+	}
+	return r;
 }
 
 /* The scanner's list (fc, fn; taken over), then the passkey:
@@ -106,11 +116,20 @@ int
 cmdout_find(const char *buf, size_t len, const char *user, struct cred **creds,
     size_t *n, size_t *bad_line)
 {
+	return cmdout_find_skipped(buf, len, user, creds, n, bad_line, NULL);
+}
+
+int
+cmdout_find_skipped(const char *buf, size_t len, const char *user,
+    struct cred **creds, size_t *n, size_t *bad_line, struct cmdout_skipped *sk)
+{
 	struct cmdout co;
 	struct cred *fc = NULL;
 	size_t fn = 0, bad = 0;
 	int r;
 
+	if (sk != NULL)
+		memset(sk, 0, sizeof(*sk));
 	if (creds == NULL || n == NULL || bad_line == NULL ||
 	    (buf == NULL && len > 0))
 		return ERR_INVAL;
@@ -118,6 +137,7 @@ cmdout_find(const char *buf, size_t len, const char *user, struct cred **creds,
 	*n = 0;
 	*bad_line = 0;
 	memset(&co, 0, sizeof(co));
+	co.sk = sk;
 	if ((r = authfile_scan_init(&co.sc, user)) != ERR_OK)
 		return r;
 	if ((r = cmdout_lines(&co, buf, len, bad_line)) != ERR_OK)

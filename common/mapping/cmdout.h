@@ -22,4 +22,19 @@
 int cmdout_find(const char *buf, size_t len, const char *user,
     struct cred **creds, size_t *n, size_t *bad_line);
 
+#define CMDOUT_SKIPPED_MAX 8 /* line numbers kept of the skipped lines */
+
+/* The lines without a colon that cmdout_find skipped (not the user's,
+ * as in a mapping file: authfile.h): n of them, the numbers (1-based)
+ * of the first min(n, CMDOUT_SKIPPED_MAX) in line[]. */
+struct cmdout_skipped {
+	size_t n;
+	size_t line[CMDOUT_SKIPPED_MAX];
+};
+
+/* cmdout_find, and *sk the lines it skipped (filled on every return). */
+int cmdout_find_skipped(const char *buf, size_t len, const char *user,
+    struct cred **creds, size_t *n, size_t *bad_line,
+    struct cmdout_skipped *sk);
+
 #endif

@@ -86,8 +86,17 @@ eddsa) cat /mnt/data/passkey.EDDSA ;;
 rs256) cat /mnt/data/passkey.RS256 ;;
 fmt.ES256 | fmt.EDDSA | fmt.RS256) cat "/mnt/data/$2"; echo ;;
 both) cat /mnt/data/none /mnt/data/passkey /mnt/data/line ;;
+nocolon) printf '%s\nno colon here\n\nnor here\n' "$(cat /mnt/data/line)" ;;
 empty) ;;
 fail) cat /mnt/data/line; exit 1 ;;
+exit3) cat /mnt/data/line; exit 3 ;;
+killed) cat /mnt/data/line; kill -KILL $$ ;;
+# The directory has revoked the key (no line: exit 0). Under the limits
+# of the caller (a setuid host's user) it would fail and say
+# "unreachable" (exit 1), as a helper that cannot connect does.
+revoked)
+	[ "$(ulimit -n)" -ge 64 ] && [ "$(ulimit -v)" = unlimited ] &&
+	    [ "$(ulimit -u)" != 0 ] || exit 1 ;;
 slow) cat /mnt/data/line; sleep 60 & echo $! >/mnt/spy/child; wait ;;
 big) cat /mnt/data/line; head -c 70000 /dev/zero | tr '\0' '#' ;;
 bad) echo 'passkey:AAAA,AAAA' ;;
@@ -142,6 +151,14 @@ login "[authcmd=/mnt/bin/cmd %u both]" $AC
 [ $ST -eq 0 ] && grep -q "2 credential(s) for $ME from authcmd" "$WORK/debug.log"
 okshow $? "a mapping line and a passkey: value together"
 
+# A valid line, then lines without a colon (not the user's): the line's
+# credentials, and the skipped lines logged with their numbers.
+login "[authcmd=/mnt/bin/cmd %u nocolon]" $AC
+[ $ST -eq 0 ] && result ERR_OK &&
+    grep -q "authcmd output: 2 line(s) without a colon skipped (lines 2, 4)" \
+    "$WORK/debug.log"
+okshow $? "lines without a colon after a good line: skipped, logged by number"
+
 login "[authcmd=/mnt/bin/cmd %u empty]" $AC
 [ $ST -ne 0 ] && result ERR_NOT_FOUND &&
     grep -q "User not known" "$WORK/pam.out"
@@ -158,7 +175,9 @@ unavail() {
 	okshow $? "$1: PAM_AUTHINFO_UNAVAIL"
 }
 login "[authcmd=/mnt/bin/cmd %u fail]" $AC
-unavail "exit 1, even after a good line" "exited with a status other than 0"
+unavail "exit 1, even after a good line" "exited with a status other than 0 (1: its source is unreachable)"
+login "[authcmd=/mnt/bin/cmd %u exit3]" $AC
+unavail "exit 3" "exited with a status other than 0 or 1 (3)"
 login "[authcmd=/mnt/bin/cmd %u slow]" $AC authcmd_timeout=1
 unavail "a command past authcmd_timeout" \
     "did not finish before the deadline (killed)"
@@ -222,6 +241,13 @@ config() {
 	okshow $? "$what: a configuration error"
 }
 config "authcmd without authcmd_user" "[authcmd=/mnt/bin/cmd %u line]"
+config "an authcmd_user without an account" "[authcmd=/mnt/bin/cmd %u line]" \
+    authcmd_user=pu-no-such-user
+grep -q "authcmd_user=pu-no-such-user: no such user; create the account, e.g. adduser --system" \
+    "$WORK/debug.log" &&
+    grep -q "its account pu-no-such-user (authcmd_user) does not exist" \
+    "$WORK/pam.out"
+okshow $? "the missing account is named in the log and to the user"
 config "authcmd_user=root" "[authcmd=/mnt/bin/cmd %u line]" authcmd_user=root
 config "authcmd and authfile" "[authcmd=/mnt/bin/cmd %u line]" $AC \
     authfile=/mnt/data/line
@@ -277,14 +303,63 @@ cached() {
 }
 login "[authcmd=/mnt/bin/cmd %u fail]" $AC $C
 cached "exit 1"
+# notcached WHAT PATTERN: the last login failed without the cache (only
+# the command's own "unreachable", exit 1, is answered from it: anything
+# else a caller may cause on purpose), and the log says PATTERN.
+notcached() {
+	[ $ST -ne 0 ] && ! result ERR_OK && grep -q "$2" "$WORK/debug.log" &&
+	    grep -q "authcmd_cache: not used for $ME: only exit status 1" \
+	    "$WORK/debug.log" &&
+	    ! grep -q "from authcmd_cache" "$WORK/debug.log"
+	okshow $? "$1: fails, not answered from the cache"
+}
 login "[authcmd=/mnt/bin/cmd %u bad]" $AC $C
-cached "a malformed line"
+notcached "a malformed line" "output line 1 is malformed"
 login "[authcmd=/mnt/bin/cmd %u big]" $AC $C
-cached "too much output"
+notcached "too much output" "wrote more than the output limit"
 login "[authcmd=/mnt/bin/cmd %u slow]" $AC $C authcmd_timeout=1
-cached "the deadline"
+notcached "the deadline" "did not finish before the deadline"
+login "[authcmd=/mnt/bin/cmd %u exit3]" $AC $C
+notcached "exit 3" "exited with a status other than 0 or 1 (3)"
+login "[authcmd=/mnt/bin/cmd %u killed]" $AC $C
+notcached "a command killed by a signal" "was killed by a signal (9, Killed)"
 cmp -s /mnt/data/line "$E"
 ok $? "answers that are not authoritative leave the entry as it was"
+
+# A cached credential since revoked in the directory: a caller who can
+# make the live lookup fail (a user running a setuid host such as su
+# chooses its SIGCHLD disposition and resource limits) must not get the
+# cache's answer. Each run: the revoked credential never logs in; the
+# command answers live (its limits reset, its status kept: "no
+# credentials", the entry deleted) or the log names the failure.
+# forced WHAT PAM_RUN-WORDS...: one such run.
+forced() {
+	what=$1
+	shift
+	cp /mnt/data/line "$E"
+	chmod 600 "$E"
+	PAM_RUN="$*" login "[authcmd=/mnt/bin/cmd %u revoked]" $AC $C
+	if [ $ST -ne 0 ] && ! grep -q "from authcmd_cache" "$WORK/debug.log" &&
+	    result ERR_NOT_FOUND && [ ! -e "$E" ] &&
+	    grep -q "authcmd_cache: deleted the entry of $ME" "$WORK/debug.log"
+	then
+		okshow 0 "$what: the revoked credential is refused (live answer)"
+	else
+		[ $ST -ne 0 ] && ! grep -q "from authcmd_cache" "$WORK/debug.log" &&
+		    grep -q "authcmd /mnt/bin/cmd (pid [0-9]*) .*not answered from a cache" \
+		    "$WORK/debug.log"
+		okshow $? "$what: the revoked credential is refused (the failure named)"
+		grep "not answered from a cache" "$WORK/debug.log" | sed 's/^/# /'
+	fi
+}
+forced "SIGCHLD ignored" env --ignore-signal=CHLD
+forced "RLIMIT_NOFILE 10" prlimit --nofile=10:
+forced "RLIMIT_NPROC 0" prlimit --nproc=0:
+forced "RLIMIT_NPROC 0 (hard too)" prlimit --nproc=0
+forced "RLIMIT_AS 1 GiB" prlimit --as=1073741824:
+forced "RLIMIT_AS 1 GiB (hard too)" prlimit --as=1073741824
+cp /mnt/data/line "$E"
+chmod 600 "$E"
 
 # stale WHAT PATTERN ARGS...: with the entry as set up, exit 1 is
 # PAM_AUTHINFO_UNAVAIL and the log says PATTERN.
@@ -337,6 +412,27 @@ login "[authcmd=/mnt/bin/cmd %u line]" $AC $C
 okshow $? "a failed store: logged, the login works, no temporary file"
 rmdir "$E"
 
+# A store that fails (a full file system) deletes the older entry: an
+# answer older than the last one must not answer a later outage.
+mkdir -m 700 /mnt/small
+mount -t tmpfs -o size=8k,mode=700 pu-small /mnt/small
+S="authcmd_cache=/mnt/small"
+ES=/mnt/small/${E##*/}
+login "[authcmd=/mnt/bin/cmd %u line]" $AC $S
+cat /dev/zero >/mnt/small/fill 2>/dev/null
+[ $ST -eq 0 ] && cmp -s /mnt/data/line "$ES"
+ok $? "a full cache directory holds an entry"
+login "[authcmd=/mnt/bin/cmd %u both]" $AC $S
+[ $ST -eq 0 ] && result ERR_OK && [ ! -e "$ES" ] &&
+    grep -q "authcmd_cache: the entry of $ME not stored" "$WORK/debug.log" &&
+    grep -q "authcmd_cache: deleted the older entry of $ME" "$WORK/debug.log"
+okshow $? "a failed store deletes the older entry, the login works"
+login "[authcmd=/mnt/bin/cmd %u fail]" $AC $S
+[ $ST -ne 0 ] && result ERR_UNAVAIL &&
+    grep -q "authcmd_cache: no entry for $ME" "$WORK/debug.log"
+okshow $? "and a later exit 1 finds no entry"
+umount /mnt/small
+
 # An unsafe or missing cache directory: PAM_SERVICE_ERR, before the
 # command runs.
 chmod 770 /mnt/cache
@@ -354,6 +450,11 @@ config "an authcmd_cache through a symbolic link" \
     "[authcmd=/mnt/bin/cmd %u line]" $AC authcmd_cache=/mnt/cachelink
 config "a missing authcmd_cache" "[authcmd=/mnt/bin/cmd %u line]" $AC \
     authcmd_cache=/mnt/nocache
+grep -q "authcmd_cache=/mnt/nocache: /mnt/nocache does not exist; create it: install -d -o root -g root -m 700 /mnt/nocache" \
+    "$WORK/debug.log" &&
+    grep -q "its cache directory /mnt/nocache (authcmd_cache) does not exist" \
+    "$WORK/pam.out"
+okshow $? "the missing directory is named in the log and to the user"
 config "authcmd_cache under /tmp" "[authcmd=/mnt/bin/cmd %u line]" $AC \
     "authcmd_cache=$WORK"
 config "authcmd_cache without authcmd" "authcmd_cache=/mnt/cache"

@@ -539,11 +539,14 @@ hfail "and for StartTLS" "StartTLS: Timed out"
 login slower authcmd_timeout=1
 unavail "helper timeouts of 30 s, authcmd_timeout=1" \
     "did not finish before the deadline (killed)"
+# The deadline is not the helper's own "unreachable" (exit 1): a caller
+# may cause it (pam_u2f(8)), so the cache does not answer it.
 login slower authcmd_timeout=1 $C
-[ $ST -eq 0 ] && result ERR_OK &&
+[ $ST -ne 0 ] && result ERR_UNAVAIL &&
     grep -q "did not finish before the deadline (killed)" "$WORK/debug.log" &&
-    grep -q "1 credential(s) for $ME from authcmd_cache" "$WORK/debug.log"
-okshow $? "and with a fresh cache: logs in from the cache"
+    grep -q "authcmd_cache: not used for $ME: only exit status 1" \
+    "$WORK/debug.log"
+okshow $? "and with a fresh cache: not answered from it (only exit 1 is)"
 kill -CONT "$(cat "$DS/pid")"
 login people
 loggedin "slapd continued: logs in again"

@@ -153,13 +153,16 @@ mnt_tmpfs() {
 # (pam_wrapper + pamtester, standard input passed on: the PIN) with LINE
 # as the whole service $WORK/svc/u2ftest; the debug log $WORK/debug.log
 # emptied first; output in $WORK/pam.out, pamtester's status returned.
-# LD_PRELOAD gets $PRELOAD too (" libnss_wrapper.so").
+# LD_PRELOAD gets $PRELOAD too (" libnss_wrapper.so"); $PAM_RUN, when
+# set, are words run in front of pamtester ("prlimit --nofile=10").
 pam_auth() {
 	echo "$2" >"$WORK/svc/u2ftest"
 	: >"$WORK/debug.log"
+	# shellcheck disable=SC2086 # PAM_RUN is words
 	LD_PRELOAD="libpam_wrapper.so${PRELOAD:-}" PAM_WRAPPER=1 \
 	    PAM_WRAPPER_SERVICE_DIR="$WORK/svc" \
-	    pamtester u2ftest "$1" authenticate >"$WORK/pam.out" 2>&1
+	    ${PAM_RUN:-} pamtester u2ftest "$1" authenticate \
+	    >"$WORK/pam.out" 2>&1
 }
 
 # For the module's tests (debug_file=$WORK/debug.log, pamtester's output
