@@ -126,6 +126,22 @@ ldconn_tls(LDAP *ld, const struct conf_ldap *c, const char *uri, char *why,
 	return ERR_OK;
 }
 
+/* A bind that failed: ERR_UNAVAIL when the server went or did not answer
+ * in time (the directory is unreachable), else ERR_PERM: the server
+ * answered and refused (wrong password, no such DN, EXTERNAL refused),
+ * which pam_u2f_ldap's exit status 3 tells apart from "unreachable". */
+static int
+ldconn_bound(LDAP *ld, int rc, const char *what, char *why, size_t whylen)
+{
+	int r = ldconn_why(ld, rc, what, why, whylen);
+
+	if (rc == LDAP_SERVER_DOWN || rc == LDAP_TIMEOUT ||
+	    rc == LDAP_CONNECT_ERROR || rc == LDAP_UNAVAILABLE ||
+	    rc == LDAP_BUSY)
+		return r;
+	return ERR_PERM;
+}
+
 /* The simple bind: the password read, used, wiped. */
 static int
 ldconn_simple(LDAP *ld, const struct conf_ldap *c, char *why, size_t whylen)
@@ -147,7 +163,7 @@ ldconn_simple(LDAP *ld, const struct conf_ldap *c, char *why, size_t whylen)
 	    ld, c->bind_dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
 	ldpass_free(pw, len);
 	if (rc != LDAP_SUCCESS)
-		return ldconn_why(ld, rc, "simple bind", why, whylen);
+		return ldconn_bound(ld, rc, "simple bind", why, whylen);
 	return ERR_OK;
 }
 
@@ -165,7 +181,7 @@ ldconn_bind(LDAP *ld, const struct conf_ldap *c, char *why, size_t whylen)
 		rc = ldap_sasl_bind_s(
 		    ld, NULL, "EXTERNAL", &none, NULL, NULL, NULL);
 		if (rc != LDAP_SUCCESS)
-			return ldconn_why(
+			return ldconn_bound(
 			    ld, rc, "SASL EXTERNAL bind", why, whylen);
 		return ERR_OK;
 	case CONF_LDAP_BIND_ANONYMOUS:

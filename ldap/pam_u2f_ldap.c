@@ -22,8 +22,11 @@
 #include "conf/conf.h"
 #include "conf/confldap.h"
 
-#define LDMAIN_FAIL 1  /* no answer: the module's PAM_AUTHINFO_UNAVAIL */
-#define LDMAIN_USAGE 2 /* usage or configuration */
+/* Exit statuses (pam_u2f_ldap(8)). Only LDMAIN_FAIL, the directory could
+ * not be reached, may be answered from the module's offline cache. */
+#define LDMAIN_FAIL 1    /* unreachable: no URI answered, TLS, timeouts */
+#define LDMAIN_USAGE 2   /* usage or configuration */
+#define LDMAIN_REFUSED 3 /* the directory answered, no usable answer */
 #define LDMAIN_MSG 1024
 
 static int
@@ -59,7 +62,7 @@ ldmain_args(int argc, char **argv, const char **conf, const char **user)
 		    "pam_u2f_ldap: the user name '%s' is refused: it begins "
 		    "with '-'\n",
 		    argv[optind]);
-		return LDMAIN_FAIL;
+		return LDMAIN_REFUSED;
 	}
 	if (last[0] == '-' && (argc < 3 || strcmp(argv[argc - 2], "--") != 0))
 		fprintf(stderr,
@@ -100,6 +103,19 @@ ldmain_backstop(const struct conf_ldap *c)
 	    (unsigned int)c->nuri * per + (unsigned int)c->search_timeout + 1u);
 }
 
+/* The exit status for r: only a directory that could not be reached
+ * (ERR_UNAVAIL: connect, TLS, a server gone or timed out) is
+ * LDMAIN_FAIL; a bind refused, an unsafe password file, more than one
+ * entry, too many values, an answer that cannot be written are
+ * LDMAIN_REFUSED, which the module never answers from its cache. */
+static int
+ldmain_status(int r)
+{
+	if (r == ERR_OK)
+		return 0;
+	return r == ERR_UNAVAIL ? LDMAIN_FAIL : LDMAIN_REFUSED;
+}
+
 /* Connect, search, print. */
 static int
 ldmain_run(const struct conf_ldap *c, const char *filter)
@@ -113,15 +129,18 @@ ldmain_run(const struct conf_ldap *c, const char *filter)
 	if ((r = ldconn_open(c, stderr, &ld, why, sizeof(why))) == ERR_OK &&
 	    (r = ldsearch_run(ld, c, filter, &out, &len, why, sizeof(why))) ==
 		ERR_OK &&
-	    len > 0 && (r = util_write_all(STDOUT_FILENO, out, len)) != ERR_OK)
+	    len > 0 &&
+	    (r = util_write_all(STDOUT_FILENO, out, len)) != ERR_OK) {
 		snprintf(why, sizeof(why), "cannot write the answer");
+		r = ERR_IO;
+	}
 	if (r != ERR_OK)
 		fprintf(stderr, "pam_u2f_ldap: %s\n",
 		    r == ERR_NOMEM ? err_str(r) : why);
 	free(out);
 	if (ld != NULL)
 		ldap_unbind_ext_s(ld, NULL, NULL);
-	return r == ERR_OK ? 0 : LDMAIN_FAIL;
+	return ldmain_status(r);
 }
 
 int
@@ -149,7 +168,7 @@ main(int argc, char **argv)
 	    ERR_OK) {
 		fprintf(stderr, "pam_u2f_ldap: the user name is refused: %s\n",
 		    err_str(r));
-		r = LDMAIN_FAIL;
+		r = LDMAIN_REFUSED;
 		goto done;
 	}
 	ldmain_backstop(&c);

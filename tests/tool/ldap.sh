@@ -239,15 +239,18 @@ unavail() {
 	    grep -q "${2:-exited with a status other than 0}" "$WORK/debug.log"
 	okshow $? "$1: PAM_AUTHINFO_UNAVAIL"
 }
-# hfail NAME PATTERN: the helper alone: status 1, nothing printed, one
-# line on stderr ending with PATTERN's line.
+# hfail NAME PATTERN: the helper alone: status 1 (the directory could not
+# be reached; $HWANT for another), nothing printed, one line on stderr
+# ending with PATTERN's line. hrefused: status 3, the directory answered
+# but gave no usable answer (never answered from the module's cache).
 hfail() {
-	[ $HST -eq 1 ] && [ ! -s "$WORK/hout" ] &&
+	[ $HST -eq "${HWANT:-1}" ] && [ ! -s "$WORK/hout" ] &&
 	    tail -n 1 "$WORK/herr" | grep -q "^pam_u2f_ldap: .*$2"
 	st=$?
 	ok $st "$1"
-	[ $st -eq 0 ] || sed 's/^/# /' "$WORK/hout" "$WORK/herr"
+	[ $st -eq 0 ] || { echo "# status $HST"; sed 's/^/# /' "$WORK/hout" "$WORK/herr"; }
 }
+hrefused() { HWANT=3 hfail "$@"; }
 
 # The configuration: the file's rules hold for the helper too, and the
 # module checks the section it does not use.
@@ -381,16 +384,16 @@ grep -q 'filter="(uid=r\\2A)"' "$DS/log" &&
     grep -q 'filter="(uid=b\\C3\\B6b)"' "$DS/log"
 okshow $? "slapd saw the escaped filters ((uid=r\\2A), ...)" "$DS/log"
 helper people "$(head -c 300 /dev/zero | tr '\0' a)"
-hfail "a 300-byte user name is refused" "the user name is refused: .*"
+hrefused "a 300-byte user name is refused" "the user name is refused: .*"
 # A name beginning with '-' is never an option: after "--" (authcmd's
 # documented line) it is refused by name, and never searched for; without
 # "--", it was taken for an option: usage, saying to add "--".
 s=$(searches "$DS")
 helper people -- "-$ME"
-hfail "a user name beginning with '-' after --: refused, exit 1" \
+hrefused "a user name beginning with '-' after --: refused, exit 3" \
     "the user name '-$ME' is refused: it begins with '-'"
 helper people -- -c/mnt/etc/plain.conf
-hfail "and '-c/mnt/etc/plain.conf' after --: refused, not an option" \
+hrefused "and '-c/mnt/etc/plain.conf' after --: refused, not an option" \
     "the user name '-c/mnt/etc/plain.conf' is refused: it begins with '-'"
 [ "$(searches "$DS")" = "$s" ]
 okshow $? "slapd saw no search for them" "$DS/log"
@@ -432,7 +435,7 @@ chgrp "$NOGROUP" /mnt/etc/bad.pw
 login badpw
 unavail "a wrong password"
 helper badpw "$ME"
-hfail "the helper: the bind failed" "simple bind: Invalid credentials.*"
+hrefused "the helper: the bind failed" "simple bind: Invalid credentials.*"
 for m in "644 root:readable by others" "660 root:writable by group or others" \
     "640 nobody:not owned by root"; do
 	mode=${m%% *}
@@ -443,7 +446,7 @@ for m in "644 root:readable by others" "660 root:writable by group or others" \
 	login badpw
 	unavail "a password file $mode ${rest%%:*}"
 	helper badpw "$ME"
-	hfail "the helper names it: ${rest#*:}" \
+	hrefused "the helper names it: ${rest#*:}" \
 	    "password_file /mnt/etc/bad.pw is ${rest#*:}"
 done
 login external
@@ -458,15 +461,15 @@ okshow $? "slapd saw the EXTERNAL bind as $CLIENT_DN" "$DS/log"
 login twice
 unavail "two entries match"
 helper twice "$ME"
-hfail "the helper: more than one entry" "more than one entry matches"
+hrefused "the helper: more than one entry" "more than one entry matches"
 login big
 unavail "65 values"
 helper big "$ME"
-hfail "the helper: too many values" "more than 64 values"
+hrefused "the helper: too many values" "more than 64 values"
 login huge
 unavail "a value of 70 000 bytes"
 helper huge "$ME"
-hfail "the helper: too many bytes" "more than 65536 bytes"
+hrefused "the helper: too many bytes" "more than 65536 bytes"
 
 # The offline cache, the directory down, revocation.
 mkdir -m 700 /mnt/cache
@@ -550,5 +553,19 @@ okshow $? "and with a fresh cache: not answered from it (only exit 1 is)"
 kill -CONT "$(cat "$DS/pid")"
 login people
 loggedin "slapd continued: logs in again"
+# The directory answered but gave no usable answer (exit 3): never from
+# the cache, though it holds a fresh entry for the user.
+login twice $C
+[ $ST -ne 0 ] && result ERR_UNAVAIL &&
+    grep -q "authcmd_cache: not used for $ME: only exit status 1" \
+    "$WORK/debug.log"
+okshow $? "two entries (exit 3) with a fresh cache: not answered from it"
+printf 'wrong\n' >/mnt/etc/bad.pw
+chown "root:$NOGROUP" /mnt/etc/bad.pw
+chmod 640 /mnt/etc/bad.pw
+login badpw $C
+[ $ST -ne 0 ] && result ERR_UNAVAIL &&
+    grep -q "authcmd_cache: not used for $ME" "$WORK/debug.log"
+okshow $? "a refused bind (exit 3) with a fresh cache: not answered from it"
 
 done_testing
