@@ -36,7 +36,8 @@ common_base_libbase_la_SOURCES = \
 	common/base/cbor.c common/base/cbor.h \
 	common/base/cred.c common/base/cred.h \
 	common/base/safefile.c common/base/safefile.h \
-	common/base/usergroup.c common/base/usergroup.h
+	common/base/usergroup.c common/base/usergroup.h \
+	common/base/printable.c common/base/printable.h
 
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \

@@ -40,8 +40,6 @@
 #define TELL_TIMEOUT                                                           \
 	"Timed out: the security key was not touched within %d s. Try "        \
 	"again and touch the key when it blinks."
-/* pam-u2f's PIN prompt (PAM_PROMPT_ECHO_OFF). */
-#define TELL_PIN_PROMPT "Please enter the PIN: "
 #define TELL_CANNOT_MEET                                                       \
 	"No security key plugged in can do what your credential asks (a "      \
 	"PIN, or built-in user verification such as a fingerprint)."

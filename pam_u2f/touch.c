@@ -10,6 +10,7 @@
 #include "converse.h"
 #include "base/err.h"
 #include "pending.h"
+#include "pinask.h"
 #include "tell.h"
 #include "tellmsg.h"
 #include "touch.h"
@@ -137,40 +138,10 @@ touch_devices(
 	return ERR_OK;
 }
 
-/* The PIN, through the conversation with echo off (pam-u2f's prompt). */
-static int
-touch_pin_get(void *arg, const char *dev, char *pin, size_t cap)
-{
-	struct call *c = arg;
-	char *answer = NULL;
-	size_t n;
-	int r;
-
-	(void)dev;
-	if ((r = converse_ask(c->pamh, PAM_PROMPT_ECHO_OFF, TELL_PIN_PROMPT,
-		 &answer)) != ERR_OK)
-		return r;
-	n = strlen(answer);
-	if (n == 0 || n >= cap)
-		r = n == 0 ? ERR_CANCELLED : ERR_PIN_INVALID;
-	else
-		memcpy(pin, answer, n + 1);
-	converse_free(answer); /* wipes it */
-	return r;
-}
-
-static void
-touch_pin_tell(void *arg, const char *msg)
-{
-	struct call *c = arg;
-
-	(void)converse_show(c->pamh, PAM_ERROR_MSG, msg);
-}
-
 int
 touch_run(struct call *c)
 {
-	const struct proto_pin pin = {touch_pin_get, touch_pin_tell, c};
+	struct proto_pin pin;
 	struct dev **devs = NULL;
 	size_t ndevs = 0;
 	struct auth_req req;
@@ -180,6 +151,7 @@ touch_run(struct call *c)
 
 	if ((r = touch_devices(c, &deadline, &devs, &ndevs)) != ERR_OK)
 		goto fail;
+	pinask_init(&pin, c);
 	memset(&req, 0, sizeof(req));
 	req.creds = c->creds;
 	req.ncreds = c->ncreds;

@@ -19,3 +19,13 @@ tests_test_wiredata_SOURCES = tests/test_wiredata.c tests/wiredata_fido2.h \
 tests_test_wiredata_LDADD = tests/libfakehid.la common/libcommon.la \
 	$(LIBCRYPTO_LIBS)
 tests_test_wiredata_LDFLAGS = -Wl,--wrap=clock_gettime,--wrap=nanosleep
+
+# Which requests are sent again when a key goes silent: the software
+# token behind the scripted HID device, on the virtual clock.
+check_PROGRAMS += tests/test_resend
+TESTS += tests/test_resend
+tests_test_resend_SOURCES = tests/test_resend.c tests/test.h \
+	tests/vclock.c tests/vclock.h
+tests_test_resend_LDADD = tests/libfakehid.la \
+	tests/softtoken/libsofttoken.la common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_test_resend_LDFLAGS = -Wl,--wrap=clock_gettime,--wrap=nanosleep

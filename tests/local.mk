@@ -16,6 +16,12 @@ TESTS += tests/layers.sh
 check_LTLIBRARIES += tests/libtokenctl.la
 tests_libtokenctl_la_SOURCES = tests/tokenctl.c tests/tokenctl.h
 
+# Device names made printable (common/base/printable.c).
+check_PROGRAMS += tests/test_printable
+TESTS += tests/test_printable
+tests_test_printable_SOURCES = tests/test_printable.c tests/test.h
+tests_test_printable_LDADD = common/libcommon.la
+
 check_PROGRAMS += tests/test_dev
 TESTS += tests/test_dev
 tests_test_dev_SOURCES = tests/test_dev.c tests/test.h

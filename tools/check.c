@@ -53,8 +53,9 @@ say_not_held(const struct tool_opts *o, const struct cred *creds, size_t n)
 static int
 authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 {
-	bool pin_stdin = o->pin_stdin;
-	const struct proto_pin pin = {tool_pin_get, tool_pin_tell, &pin_stdin};
+	struct tool_pin tp = {o->pin_stdin, NULL};
+	const struct proto_pin pin = {
+	    .get = tool_pin_get, .tell = tool_pin_tell, .arg = &tp};
 	struct auth_req req;
 	struct auth_result res;
 	struct dev **devs = NULL;

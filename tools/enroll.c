@@ -272,14 +272,35 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
 	free(subject);
 }
 
+/* The line that asks for the touch, into buf: said now, unless -N asks
+ * for the PIN first (one key), and said again once a PIN was read
+ * (tool_pin.then), so the user never touches before the PIN. */
+static void
+enroll_say_touch(const struct tool_opts *o, struct dev **devs, size_t n,
+    char *buf, size_t cap)
+{
+	const char *act = dev_any_tap(devs, n) ? "touch or tap" : "touch";
+
+	snprintf(buf, cap, "%s the security key to register it for %s", act,
+	    o->user);
+	if (!o->pin)
+		tool_msg("%s", buf);
+	else if (n > 1) /* the user picks a key with a touch, then its PIN */
+		tool_msg("%s the security key to register for %s (its PIN is "
+			 "asked for next)",
+		    act, o->user);
+}
+
 /* Register on whichever key is touched first; *cred gets the verified
  * credential with the options the user asked for. */
 int
 enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
     const struct cred *excl, size_t nexcl, struct cred *cred, size_t *which_dev)
 {
-	bool pin_stdin = o->pin_stdin;
-	const struct proto_pin pin = {tool_pin_get, tool_pin_tell, &pin_stdin};
+	struct tool_pin tp = {o->pin_stdin, NULL};
+	const struct proto_pin pin = {
+	    .get = tool_pin_get, .tell = tool_pin_tell, .arg = &tp};
+	char touch[160];
 	uint8_t user_id[32];
 	struct reg_req req;
 	struct reg_result res;
@@ -309,8 +330,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
 	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK)
 		goto fail;
-	tool_msg("%s the security key to register it for %s",
-	    dev_any_tap(devs, n) ? "touch or tap" : "touch", o->user);
+	enroll_say_touch(o, devs, n, touch, sizeof(touch));
+	tp.then = touch;
 	deadline = util_now_ms() + (int64_t)o->cf.timeout * 1000;
 	/* A key serves one client at a time: while it is busy, or while
 	 * other clients' traffic stalls ours, try again until the deadline. */

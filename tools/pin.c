@@ -70,11 +70,16 @@ pin_from_tty(const char *dev, char *pin, size_t cap)
 int
 tool_pin_get(void *arg, const char *dev, char *pin, size_t cap)
 {
-	const bool *pin_stdin = arg;
+	const struct tool_pin *tp = arg;
+	int r;
 
-	if (*pin_stdin)
-		return pin_read_line(STDIN_FILENO, pin, cap);
-	return pin_from_tty(dev, pin, cap);
+	if (tp->from_stdin)
+		r = pin_read_line(STDIN_FILENO, pin, cap);
+	else
+		r = pin_from_tty(dev, pin, cap);
+	if (r == ERR_OK && tp->then != NULL)
+		tool_msg("%s", tp->then);
+	return r;
 }
 
 void

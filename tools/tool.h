@@ -82,8 +82,14 @@ struct tool_opts {
 	const struct log *lg;  /* &sink with -d, NULL otherwise */
 };
 
-/* pin.c: the PIN callback (struct proto_pin) with arg = a bool, the
- * --pin-stdin option: standard input, else the terminal without echo. */
+/* pin.c: the PIN callback (struct proto_pin) with arg = a struct
+ * tool_pin: from standard input (--pin-stdin), else the terminal without
+ * echo; once a PIN was read, the line `then` (if not NULL) is printed:
+ * what the user does next (touch the key) comes after the PIN. */
+struct tool_pin {
+	bool from_stdin;
+	const char *then;
+};
 int tool_pin_get(void *arg, const char *dev, char *pin, size_t cap);
 void tool_pin_tell(void *arg, const char *msg);
 

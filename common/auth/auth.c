@@ -69,6 +69,7 @@ auth_pin_init(struct auth_pin *ap, const struct proto_pin *user)
 	ap->wrap.get = auth_pin_get;
 	ap->wrap.tell = auth_pin_tell;
 	ap->wrap.arg = ap;
+	ap->wrap.retries_floor = user->retries_floor;
 	return &ap->wrap;
 }
 

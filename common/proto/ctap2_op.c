@@ -2,7 +2,9 @@
  * device), GetAssertion (ctap2_ga.c), MakeCredential (ctap2_reg.c), a
  * PIN/UV auth token where one is needed (ctap2_pin.c). A request is
  * sent once; the key answers when done and sends keepalives meanwhile
- * (PROCESSING, or UPNEEDED: waiting for a touch). A step never blocks. */
+ * (PROCESSING, or UPNEEDED: waiting for a touch). Only a request that
+ * may be sent twice is sent again after a silence (c2_resendable). A
+ * step never blocks. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -45,14 +47,22 @@ c2_reset(struct c2_st *st)
 	st->ncand = st->next = 0;
 	st->nrk = st->rk_total = st->rk_seen = 0;
 	st->op = C2_OP_NONE;
-	st->in_flight = st->touch = false;
+	st->in_flight = st->touch = st->resend = false;
 	st->gated = st->ungated = st->chosen = false;
 	st->areq = NULL;
 	st->rreq = NULL;
 	st->pin_cb = NULL;
 	util_wipe(st->cdh, sizeof(st->cdh));
-	util_wipe(st->msg, CTAP2_MSG_MAX);
+	c2_msg_wipe(st);
 	util_wipe(st->rx, CTAP2_MSG_MAX);
+}
+
+void
+c2_msg_wipe(struct c2_st *st)
+{
+	util_wipe(st->msg, CTAP2_MSG_MAX);
+	st->msg_len = 0;
+	st->resend = false;
 }
 
 static void
@@ -68,12 +78,30 @@ c2_state_free(void *p)
 	util_freezero(st, sizeof(*st));
 }
 
+/* May this request be sent a second time? A lost reply (hidraw drops
+ * input reports from a full queue) is then asked for again. Only where a
+ * second copy is harmless: GetAssertion (a second signature over the
+ * same challenge; the late first answer is as good as the second) and
+ * authenticatorSelection (a touch). Not ClientPIN: getPinToken spends a
+ * PIN try, and its message, which held pinHashEnc, is wiped as soon as
+ * it is sent. Not MakeCredential: a second credential. Not
+ * GetNextAssertion: the key would move on past a credential. */
+static bool
+c2_resendable(const uint8_t *msg, size_t len)
+{
+	return len > 0 &&
+	    (msg[0] == CTAP2_GET_ASSERTION || msg[0] == CTAP2_SELECTION);
+}
+
 int
 c2_send(struct proto_ctx *c)
 {
 	struct c2_st *st = c->st;
 	int r;
 
+	if (st->msg_len == 0) /* wiped: never sent (again) */
+		return ERR_INVAL;
+	st->resend = c2_resendable(st->msg, st->msg_len);
 	r = xport_send(c->x, XPORT_CBOR, st->msg, st->msg_len, C2_SEND_MS);
 	st->in_flight = (r == ERR_OK);
 	st->sent_at = st->alive_at = util_now_ms();
@@ -148,7 +176,14 @@ c2_wake_at(const struct proto_ctx *c)
 		return INT64_MAX;
 	if (xport_fd(c->x) < 0) /* the transport says, or at once */
 		return xport_wake_at(c->x, st->sent_at);
-	return st->alive_at + C2_STALL_MS;
+	return st->resend ? st->alive_at + C2_STALL_MS : INT64_MAX;
+}
+
+/* Has the request in flight gone silent, and may it be sent again? */
+static bool
+c2_stalled(const struct c2_st *st)
+{
+	return st->resend && util_now_ms() >= st->alive_at + C2_STALL_MS;
 }
 
 static int
@@ -169,7 +204,8 @@ c2_wants_touch(const struct proto_ctx *c)
 
 /* Read what has arrived for the request in flight: ERR_PENDING, or the
  * reply (status byte first) in st->rx. A request that went silent is
- * sent again. */
+ * sent again if it may be (c2_resendable); any other is waited for until
+ * the operation's deadline. */
 int
 c2_recv_step(struct proto_ctx *c, size_t *len)
 {
@@ -185,7 +221,7 @@ c2_recv_step(struct proto_ctx *c, size_t *len)
 		st->touch = (status == XPORT_KA_UPNEEDED);
 	}
 	if (r == ERR_TIMEOUT) {
-		if (util_now_ms() >= c2_wake_at(c)) {
+		if (c2_stalled(st)) {
 			log_msg(c->log, "%s: %s: no answer, asking again",
 			    __func__, xport_path(c->x));
 			return c2_pending(c2_send(c));

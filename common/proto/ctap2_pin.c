@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/printable.h"
 #include "crypto/crypto.h"
 #include "ctap2_st.h"
 
-#define C2_PIN_MIN 4 /* code points; we count bytes, the key counts too */
+#define C2_PIN_MIN 4     /* code points; we count bytes, the key counts too */
+#define C2_LABEL_MAX 200 /* the key's name in the prompt (xport_label) */
 
 static const char *
 c2_rp(const struct c2_st *st)
@@ -29,21 +31,84 @@ c2_pick_pin_proto(const struct ctap2_info *in)
 	return in->npin_protos > 0 ? in->pin_protos[0] : 1;
 }
 
-int
-c2_pin_begin(struct proto_ctx *c)
+/* A ClientPIN request with only a subCommand (getKeyAgreement,
+ * getPINRetries), sent in phase ph. */
+static int
+c2_send_sub(struct proto_ctx *c, int sub, enum c2_phase ph)
 {
 	struct c2_st *st = c->st;
 	struct ctap2_cp cp;
 	int r;
 
 	memset(&cp, 0, sizeof(cp));
-	st->pin_proto = c2_pick_pin_proto(&st->info);
 	cp.proto = st->pin_proto;
-	cp.sub = CTAP2_PIN_GET_KA;
+	cp.sub = sub;
 	if ((r = ctap2_build_cp(&cp, st->msg, &st->msg_len)) != ERR_OK)
 		return r;
-	st->phase = C2_PH_KA;
+	st->phase = ph;
 	return c2_send(c);
+}
+
+/* Does the PIN have a floor of tries left (proto_pin.retries_floor)? */
+static bool
+c2_has_floor(const struct c2_st *st)
+{
+	return st->how == C2_HOW_PIN && st->pin_cb != NULL &&
+	    st->pin_cb->retries_floor > 0;
+}
+
+int
+c2_pin_begin(struct proto_ctx *c)
+{
+	struct c2_st *st = c->st;
+
+	st->pin_proto = c2_pick_pin_proto(&st->info);
+	if (c2_has_floor(st))
+		return c2_send_sub(c, CTAP2_PIN_GET_RETRIES, C2_PH_RETRIES);
+	return c2_send_sub(c, CTAP2_PIN_GET_KA, C2_PH_KA);
+}
+
+/* getPINRetries answered: with the floor or fewer tries left, the PIN
+ * is not asked for (a lock screen that answers every prompt with the
+ * password would spend them); else on to the key agreement. */
+static int
+c2_retries_reply(struct proto_ctx *c, const uint8_t *body, size_t len)
+{
+	struct c2_st *st = c->st;
+	struct ctap2_cp_reply rep;
+	char msg[768], label[C2_LABEL_MAX], path[C2_LABEL_MAX];
+
+	if (ctap2_parse_cp(body, len, &rep) != ERR_OK || rep.pin_retries < 0) {
+		log_msg(c->log, "%s: %s: bad getPINRetries reply", __func__,
+		    xport_path(c->x));
+		return ERR_PROTO;
+	}
+	if (rep.pin_retries > st->pin_cb->retries_floor)
+		return c2_pending(c2_send_sub(c, CTAP2_PIN_GET_KA, C2_PH_KA));
+	xport_label(c->x, label, sizeof(label));
+	(void)printable_copy(path, sizeof(path), xport_path(c->x));
+	if (rep.pin_retries == 0)
+		snprintf(msg, sizeof(msg),
+		    "The PIN of the security key %s is blocked (no tries "
+		    "left): only a reset (\"fido2-token -R %s\", which "
+		    "erases its credentials) makes it usable again.",
+		    label, path);
+	else
+		snprintf(msg, sizeof(msg),
+		    "The security key %s has only %d PIN %s left, so its PIN "
+		    "is not asked for here (at %d or fewer, a password typed "
+		    "by mistake could block it for good). Enter the right PIN "
+		    "once with \"fido2-token -C %s\" (that resets the count), "
+		    "then try again.",
+		    label, rep.pin_retries,
+		    rep.pin_retries == 1 ? "try" : "tries",
+		    st->pin_cb->retries_floor, path);
+	log_msg(c->log, "%s: %s: %d PIN tries left, at most %d: PIN not used",
+	    __func__, xport_path(c->x), rep.pin_retries,
+	    st->pin_cb->retries_floor);
+	if (st->pin_cb->tell != NULL)
+		st->pin_cb->tell(st->pin_cb->arg, msg);
+	return ERR_DENIED;
 }
 
 /* pinHashEnc = encrypt(shared, LEFT(SHA-256(PIN), 16)) of a PIN asked
@@ -53,15 +118,16 @@ c2_pin_hash_enc(struct proto_ctx *c, uint8_t *out, size_t cap, size_t *len)
 {
 	struct c2_st *st = c->st;
 	uint8_t hash[CRYPTO_SHA256_LEN];
-	char pin[CTAP2_PIN_MAX + 2];
+	char pin[CTAP2_PIN_MAX + 2], label[C2_LABEL_MAX];
 	size_t n;
 	int r;
 
 	if (st->pin_cb == NULL || st->pin_cb->get == NULL)
 		return ERR_PIN_REQUIRED;
 	memset(pin, 0, sizeof(pin));
-	if ((r = st->pin_cb->get(st->pin_cb->arg, xport_path(c->x), pin,
-		 sizeof(pin))) != ERR_OK)
+	xport_label(c->x, label, sizeof(label));
+	if ((r = st->pin_cb->get(st->pin_cb->arg, label, pin, sizeof(pin))) !=
+	    ERR_OK)
 		goto out;
 	n = strnlen(pin, sizeof(pin));
 	if (n < C2_PIN_MIN || n > CTAP2_PIN_MAX) {
@@ -116,7 +182,10 @@ c2_send_token_req(struct proto_ctx *c, const uint8_t x[32], const uint8_t y[32])
 		return r;
 	st->phase = C2_PH_TOKEN;
 	r = c2_send(c);
-	util_wipe(st->msg, CTAP2_MSG_MAX); /* it held pinHashEnc */
+	/* It held pinHashEnc: wiped, length and all, so it is never sent
+	 * again (a resend would be a zero-filled message or, worse, a second
+	 * PIN try). */
+	c2_msg_wipe(st);
 	return r;
 }
 
@@ -169,6 +238,8 @@ c2_pin_step(struct proto_ctx *c, const uint8_t *body, size_t len)
 {
 	struct c2_st *st = c->st;
 
+	if (st->phase == C2_PH_RETRIES)
+		return c2_retries_reply(c, body, len);
 	if (st->phase == C2_PH_KA)
 		return c2_ka_reply(c, body, len);
 	return c2_token_reply(c, body, len);

@@ -11,13 +11,20 @@
 #define C2_SEND_MS 1000  /* a device must take a request's frames */
 #define C2_INFO_MS 3000  /* GetInfo, getPINRetries */
 /* A request with neither an answer nor a keepalive for this long was
- * lost (e.g. hidraw dropped the reply from a full queue): send it again. */
+ * lost (e.g. hidraw dropped the reply from a full queue): send it again,
+ * if it is one that may be sent twice (c2_send). */
 #define C2_STALL_MS 2000
 
 #define C2_RK SIZE_MAX /* the candidate "the key's resident credentials" */
 
 enum c2_op { C2_OP_NONE, C2_OP_REGISTER, C2_OP_ASSERT };
-enum c2_phase { C2_PH_KA, C2_PH_TOKEN, C2_PH_MAIN, C2_PH_SELECT };
+enum c2_phase {
+	C2_PH_RETRIES,
+	C2_PH_KA,
+	C2_PH_TOKEN,
+	C2_PH_MAIN,
+	C2_PH_SELECT
+};
 /* How the user is verified for the request being asked. */
 enum c2_how {
 	C2_HOW_NONE,     /* no verification */
@@ -35,6 +42,7 @@ struct c2_st {
 	size_t msg_len;
 	uint8_t *rx; /* its reply (CTAP2_MSG_MAX) */
 	bool in_flight, touch;
+	bool resend; /* the request in flight may be sent again (c2_send) */
 	/* the PIN gate (ctap2_sel.c): stopped before the PIN; let through;
 	 * picked by the user */
 	bool gated, ungated, chosen;
@@ -70,7 +78,17 @@ c2_pending(int r)
 }
 
 /* ctap2_op.c */
+/* Send st->msg[0..msg_len). Only a request that may be sent twice is
+ * sent again when it goes silent (C2_STALL_MS): GetAssertion and
+ * authenticatorSelection, which change nothing on the key but its
+ * signature counter. Never ClientPIN (a getPinToken costs a PIN try, and
+ * its message is wiped once sent), MakeCredential (a second credential),
+ * or GetNextAssertion (a credential skipped): for those the wait goes on
+ * until the operation's deadline. */
 int c2_send(struct proto_ctx *c);
+/* Wipe the request in flight (it held a secret): it is never sent
+ * again. */
+void c2_msg_wipe(struct c2_st *st);
 /* One exchange, waiting up to ms (detection, probes, retries). */
 int c2_call(struct proto_ctx *c, const uint8_t *msg, size_t len, uint8_t *reply,
     size_t *rlen, int ms);
@@ -106,11 +124,13 @@ bool c2_chosen(const struct proto_ctx *c);
 int c2_select_reply(struct proto_ctx *c, int r);
 
 /* ctap2_pin.c */
-/* Start getting a token for st->how (getKeyAgreement); perms and rp_id
- * for 0x06/0x09. */
+/* Start getting a token for st->how: getPINRetries first where the
+ * PIN has a floor (proto_pin.retries_floor), else getKeyAgreement;
+ * perms and rp_id for 0x06/0x09. */
 int c2_pin_begin(struct proto_ctx *c);
-/* A reply in phase KA or TOKEN: ERR_PENDING when the next request went
- * out, ERR_OK when the token is there (phase MAIN, nothing sent). */
+/* A reply in phase RETRIES, KA or TOKEN: ERR_PENDING when the next
+ * request went out, ERR_OK when the token is there (phase MAIN, nothing
+ * sent), ERR_DENIED when too few PIN tries are left. */
 int c2_pin_step(struct proto_ctx *c, const uint8_t *body, size_t len);
 /* Is err a refused PIN or UV (one the user is told about)? */
 bool c2_pin_refused(int err);

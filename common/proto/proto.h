@@ -38,12 +38,20 @@ struct proto_user {
 /* Asking the user for a PIN, and telling them things about it (wrong
  * PIN, tries left), for the protocol that needs one. get fills pin (NUL
  * terminated, at most cap - 1 bytes) and returns ERR_OK, or an error
- * (ERR_CANCELLED: the user gave none); dev names the key. The caller asks
- * the user at most once per transaction and wipes the PIN after it. */
+ * (ERR_CANCELLED: the user gave none); dev names the key for the user:
+ * its product name and path, "NAME (PATH)", or the path alone when the
+ * name is unknown, printable ASCII only (xport_label). The caller asks
+ * the user at most once per transaction and wipes the PIN after it.
+ * retries_floor > 0: before the PIN is asked for, the key is asked how
+ * many PIN tries it has left (getPINRetries); with retries_floor or
+ * fewer, the PIN is neither asked for nor sent, the user is told
+ * (tell), and the operation ends with ERR_DENIED. So a program that
+ * answers every prompt with the password cannot block the key. */
 struct proto_pin {
 	int (*get)(void *arg, const char *dev, char *pin, size_t cap);
 	void (*tell)(void *arg, const char *msg);
 	void *arg;
+	int retries_floor;
 };
 
 /* Registration request: rp_id is the origin string ("pam://host"). */

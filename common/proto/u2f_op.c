@@ -1,7 +1,14 @@
 /* The U2F (CTAP1) protocol behind struct proto: VERSION to detect,
  * REGISTER, and AUTHENTICATE walking an allow list. U2F keys answer every
  * request at once ("touch needed", 6985, included), so a request is sent
- * again every U2F_POLL_MS until the key signs; a step never blocks. */
+ * again every U2F_POLL_MS until the key signs; a step never blocks.
+ *
+ * A request that went silent is sent again (U2F_STALL_MS); its first copy
+ * may still be answered late. A U2F reply names no request, so before a
+ * different request goes out (the next allow-list entry, `nodetect`) the
+ * replies still owed to the copies sent are read and dropped (up to
+ * U2F_STALL_MS): a late "not mine" for one entry is never read as the
+ * next entry's answer. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -42,6 +49,12 @@ struct u2f_st {
 	int64_t next_send;
 	int64_t sent_at;
 	int64_t alive_at; /* last keepalive for the request in flight */
+	/* Copies of the current request sent whose replies were not read
+	 * (more than one after a re-send); before another request goes
+	 * out they are read and dropped, until drain_until (0: not
+	 * draining). */
+	size_t owed;
+	int64_t drain_until;
 };
 
 /* Can U2F ask for this credential under req? Not for what needs user
@@ -146,6 +159,8 @@ u2f_send_op(struct proto_ctx *c)
 	util_wipe(apdu, sizeof(apdu));
 	st->in_flight = (r == ERR_OK);
 	st->sent_at = util_now_ms();
+	if (r == ERR_OK)
+		st->owed++;
 	return r;
 }
 
@@ -162,6 +177,8 @@ u2f_recv(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body, int ms)
 	r = xport_recv(c->x, XPORT_MSG, buf, cap, &len, ms, &status);
 	if (status != XPORT_KA_NONE) /* the key is working on it */
 		st->alive_at = util_now_ms();
+	if (r != ERR_TIMEOUT && st->owed > 0) /* a reply, or an error frame */
+		st->owed--;
 	if (r != ERR_OK)
 		return r;
 	return u2f_status(buf, len, body, &sw);
@@ -175,10 +192,12 @@ u2f_wake_at(const struct proto_ctx *c)
 
 	if (st->op == U2F_OP_NONE)
 		return INT64_MAX;
-	if (!st->in_flight)
+	if (!st->in_flight && st->drain_until == 0)
 		return st->next_send;
 	if (xport_fd(c->x) < 0) /* the transport says, or at once */
 		return xport_wake_at(c->x, st->sent_at);
+	if (st->drain_until > 0)
+		return st->drain_until;
 	last = st->alive_at > st->sent_at ? st->alive_at : st->sent_at;
 	return last + U2F_STALL_MS;
 }
@@ -188,7 +207,37 @@ u2f_poll_fd(const struct proto_ctx *c)
 {
 	const struct u2f_st *st = c->st;
 
-	return st->op != U2F_OP_NONE && st->in_flight ? xport_fd(c->x) : -1;
+	return st->op != U2F_OP_NONE && (st->in_flight || st->drain_until > 0)
+	    ? xport_fd(c->x)
+	    : -1;
+}
+
+/* Read and drop the replies still owed to an earlier request: ERR_OK
+ * when none is owed any more (or the wait for them is over), else
+ * ERR_PENDING. */
+static int
+u2f_drain(struct proto_ctx *c, uint8_t *buf, size_t cap)
+{
+	struct u2f_st *st = c->st;
+	size_t body;
+	int r;
+
+	while (st->owed > 0) {
+		r = u2f_recv(c, buf, cap, &body, 0);
+		if (r == ERR_TIMEOUT) {
+			if (util_now_ms() < st->drain_until)
+				return ERR_PENDING;
+			st->owed = 0; /* lost after all */
+			break;
+		}
+		log_msg(c->log,
+		    "%s: %s: dropped a late reply to an earlier "
+		    "request (%s)",
+		    __func__, xport_path(c->x), err_str(r));
+	}
+	util_wipe(buf, cap);
+	st->drain_until = 0;
+	return ERR_OK;
 }
 
 static bool
@@ -208,6 +257,8 @@ u2f_step(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body)
 	int r;
 
 	if (!st->in_flight) {
+		if (st->drain_until > 0 && u2f_drain(c, buf, cap) != ERR_OK)
+			return ERR_PENDING;
 		if (util_now_ms() < st->next_send)
 			return ERR_PENDING;
 		if ((r = u2f_send_op(c)) != ERR_OK)
@@ -540,7 +591,8 @@ u2f_assertion(
 }
 
 /* "Not mine" for the entry asked for: without a probe, ask for the next
- * one. ERR_PENDING when there is one. */
+ * one (once the replies still owed to this one are in). ERR_PENDING when
+ * there is one. */
 static int
 u2f_next_candidate(struct u2f_st *st)
 {
@@ -550,6 +602,8 @@ u2f_next_candidate(struct u2f_st *st)
 	u2f_pick_app(st);
 	st->touch = false;
 	st->next_send = util_now_ms();
+	if (st->owed > 0)
+		st->drain_until = st->next_send + U2F_STALL_MS;
 	return ERR_PENDING;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/printable.h"
 #include "ctaphid.h"
 #include "hidraw.h"
 #include "unixdev.h"
@@ -146,10 +147,19 @@ int
 xport_open(const struct xport_info *info, const struct log *lg, int ms,
     struct xport **out)
 {
+	int r;
+
 	if (xport_is_pcsc(info->path))
-		return xport_pcsc_open(info->path, lg, ms, out);
-	return xport_open_sized(hid_io_for(info->path), info->path,
-	    info->report_in, info->report_out, lg, ms, out);
+		r = xport_pcsc_open(info->path, lg, ms, out);
+	else
+		r = xport_open_sized(hid_io_for(info->path), info->path,
+		    info->report_in, info->report_out, lg, ms, out);
+	if (r == ERR_OK && info->product != NULL && info->product[0] != '\0' &&
+	    ((*out)->product = strdup(info->product)) == NULL) {
+		xport_close(out);
+		r = ERR_NOMEM;
+	}
+	return r;
 }
 
 int
@@ -178,6 +188,7 @@ xport_close(struct xport **xp)
 	if (x->state != NULL)
 		x->ops->close(x);
 	free(x->path);
+	free(x->product);
 	util_freezero(x, sizeof(*x));
 	*xp = NULL;
 }
@@ -241,6 +252,12 @@ void
 xport_set_deadline(struct xport *x, int64_t deadline)
 {
 	x->deadline = deadline;
+}
+
+void
+xport_label(const struct xport *x, char *buf, size_t cap)
+{
+	(void)printable_label(buf, cap, x->product, x->path);
 }
 
 void

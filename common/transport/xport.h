@@ -64,6 +64,10 @@ uint8_t xport_caps(const struct xport *x);
 /* "native", "libu2f-host" or "pcsc". */
 const char *xport_name(const struct xport *x);
 const char *xport_path(const struct xport *x);
+/* The device's name for the user: "PRODUCT (PATH)" with the product name
+ * discovery found (xport_open), or PATH alone, printable ASCII only
+ * (printable_label), into buf. */
+void xport_label(const struct xport *x, char *buf, size_t cap);
 /* Where the transport logs from now on (lg must outlive it). */
 void xport_set_log(struct xport *x, const struct log *lg);
 /* The end of the operation that uses x from now on (util_now_ms clock;

@@ -26,6 +26,7 @@ struct xport {
 	void *state; /* the transport's own */
 	const struct log *log;
 	char *path;
+	char *product; /* from discovery (xport_open); NULL: unknown */
 	uint8_t caps;
 	int64_t deadline; /* xport_set_deadline (0: none) */
 };

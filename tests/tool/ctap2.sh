@@ -72,6 +72,14 @@ enroll k "$WORK/map.pin" -N
 expect 0 "-N enrolls with the PIN"
 grep -Eq ',es256,\+presence\+pin$' "$WORK/map.pin"
 ok $? "-N writes +presence+pin"
+grep -q "touch the security key to register it for $ME" "$WORK/err"
+ok $? "-N: the touch is asked for (once the PIN is read)"
+"$PAMU2FCFG" --device "unix:$WORK/k.sock" -u "$ME" -o pam://c2 --pin-stdin \
+    -N </dev/null >"$WORK/out" 2>"$WORK/err"
+[ $? -ne 0 ] && ! grep -q "touch" "$WORK/err"
+st=$?
+[ $st -eq 0 ] || sed 's/^/# /' "$WORK/err"
+ok $st "-N: no PIN given, so the touch was never asked for (PIN first)"
 login k "$WORK/map.pin" 1234
 ok $? "+pin: the right PIN logs in"
 grep -q "Please enter the PIN" "$WORK/pam.out"
@@ -99,6 +107,72 @@ ok $? "pinverification=1: the PIN prompt was shown"
 login k "$WORK/map.pin" "" pinverification=0
 [ $? -ne 0 ]
 ok $? "+pin wins over pinverification=0"
+
+# ---- the prompt names the key; a password is never spent as a PIN ----
+grep -q "Please enter the PIN for unix:$WORK/k.sock: " "$WORK/pam.out"
+ok $? "the PIN prompt names the key it goes to (its path)"
+# pinchecks TOKEN: the PIN checks the token has logged so far.
+pinchecks() { grep -c '^pin \(ok\|bad\)' "$WORK/$1.log"; }
+SETITEMS=
+for f in /usr/lib/*/pam_wrapper/pam_set_items.so \
+    /usr/lib*/pam_wrapper/pam_set_items.so; do
+	[ -f "$f" ] && SETITEMS=$f && break
+done
+# login_pw PASSWORD PIN: as login on $WORK/map.pin, with PASSWORD as
+# PAM_AUTHTOK (set by pam_wrapper's pam_set_items before our module).
+login_pw() {
+	PAM_AUTHTOK=$1
+	export PAM_AUTHTOK
+	printf '%s\n' "$2" | pam_auth "$ME" "auth required $SETITEMS
+auth required $MODULE $MOD_CONF authfile=$WORK/map.pin origin=pam://c2 devices=unix:$WORK/k.sock timeout=5 debug debug_file=$WORK/debug.log"
+	st=$?
+	unset PAM_AUTHTOK
+	return $st
+}
+if [ -n "$SETITEMS" ]; then
+	before=$(pinchecks k)
+	login_pw 1234 1234
+	[ $? -ne 0 ] && grep -q "is the password of this login" "$WORK/pam.out" &&
+	    [ "$(pinchecks k)" = "$before" ]
+	okshow $? "the login's password typed as the PIN is not sent to the key"
+	login_pw "a password" 1234
+	okshow $? "a PIN that is not the password logs in"
+else
+	skip "the password is not sent as a PIN" "no pam_set_items.so"
+	skip "a PIN that is not the password logs in" "no pam_set_items.so"
+fi
+# A key with 3 or fewer PIN tries left is not asked (state file edited).
+token low --ctap2 2.1 --pin 1234 --presence now || exit 1
+enroll low "$WORK/map.low" -N
+expect 0 "-N enrolls on a second PIN key"
+# lowtries N: restart "low" with N PIN tries left.
+lowtries() {
+	kill "$(cat "$WORK/low.pid")" 2>/dev/null
+	i=0
+	while [ -S "$WORK/low.sock" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sed -i "s/^pin-retries .*/pin-retries $1/" "$WORK/low.state"
+	token low --ctap2 2.1 --presence now
+}
+lowtries 3 || exit 1
+before=$(pinchecks low)
+login low "$WORK/map.low" 1234
+[ $? -ne 0 ] && grep -q "has only 3 PIN tries left" "$WORK/pam.out" &&
+    grep -q "fido2-token -C unix:$WORK/low.sock" "$WORK/pam.out" &&
+    ! grep -q "Please enter the PIN" "$WORK/pam.out" &&
+    [ "$(pinchecks low)" = "$before" ]
+okshow $? "3 PIN tries left: nothing asked or sent, the user told how to go on"
+lowtries 0 || exit 1
+login low "$WORK/map.low" 1234
+[ $? -ne 0 ] && grep -q "is blocked (no tries left)" "$WORK/pam.out" &&
+    ! grep -q "Please enter the PIN" "$WORK/pam.out"
+okshow $? "no PIN tries left: told that only a reset helps"
+lowtries 4 || exit 1
+login low "$WORK/map.low" 1234
+[ $? -eq 0 ] && [ "$(pinchecks low)" = "$((before + 1))" ]
+okshow $? "4 PIN tries left: the PIN is asked for and logs in"
 
 # ---- the cue comes when the key waits for the touch (UPNEEDED) ----
 restart k --ctap2 2.1 --pin 1234 --uv ok --presence after:300
