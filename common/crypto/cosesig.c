@@ -17,6 +17,7 @@
 #include <openssl/x509v3.h>
 
 #include "base/cred.h"
+#include "base/edpoint.h"
 #include "base/err.h"
 #include "cosesig.h"
 #include "crypto.h"
@@ -28,12 +29,14 @@
 #define AAGUID_LEN 16
 #define OID_FIDO_AAGUID "1.3.6.1.4.1.45724.1.1.4"
 
-/* An Ed25519 EVP_PKEY from its 32 raw bytes; ERR_PARSE if refused. */
+/* An Ed25519 EVP_PKEY from its 32 raw bytes; ERR_PARSE if refused. The
+ * point is checked first (edpoint_check): OpenSSL takes any 32 bytes. */
 static int
 pkey_ed25519(const uint8_t *raw, size_t len, EVP_PKEY **out)
 {
 	*out = NULL;
-	if (raw == NULL || len != ED25519_PK_LEN)
+	if (raw == NULL || len != ED25519_PK_LEN ||
+	    edpoint_check(raw) != ERR_OK)
 		return ERR_PARSE;
 	*out = EVP_PKEY_new_raw_public_key_ex(
 	    NULL, "ED25519", NULL, raw, ED25519_PK_LEN);
