@@ -35,6 +35,7 @@ common_base_libbase_la_SOURCES = \
 	common/base/b64.c common/base/b64.h \
 	common/base/cbor.c common/base/cbor.h \
 	common/base/cred.c common/base/cred.h \
+	common/base/edpoint.c common/base/edpoint.h \
 	common/base/safefile.c common/base/safefile.h \
 	common/base/usergroup.c common/base/usergroup.h \
 	common/base/printable.c common/base/printable.h

@@ -6,11 +6,12 @@
  * hold it.
  *
  * Two passes per input: the input as the four lines (presence required,
- * then not); and the input as raw authdata CBOR and DER signature (split
- * where the first byte says) under the right cdh and rp id, so that
- * mutations reach those parsers. Whatever the input: a known error code,
- * and ERR_OK only for the example's signed values (flags 0x01, counter
- * 1). */
+ * presence and user verification required, nothing required); and the
+ * input as raw authdata CBOR and DER signature (split where the first
+ * byte says) under the right cdh and rp id, so that mutations reach those
+ * parsers. Whatever the input: a known error code, and ERR_OK only for
+ * the example's signed values (flags 0x01, counter 1), never when user
+ * verification is required (the example's UV flag is clear). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -30,8 +31,8 @@ static void
 check(int r, const struct assertion *as)
 {
 	FUZZ_CHECK(r == ERR_OK || r == ERR_PARSE || r == ERR_MISMATCH ||
-	    r == ERR_VERIFY || r == ERR_NO_PRESENCE || r == ERR_NOMEM ||
-	    r == ERR_CRYPTO);
+	    r == ERR_VERIFY || r == ERR_NO_PRESENCE || r == ERR_NO_UV ||
+	    r == ERR_NOMEM || r == ERR_CRYPTO);
 	if (r == ERR_OK)
 		FUZZ_CHECK(as->flags == 0x01 && as->counter == 1);
 }
@@ -43,10 +44,17 @@ as_lines(const struct input *in)
 	int r;
 
 	memset(&as, 0, sizeof(as));
-	FUZZ_CALL(r, manualkat_verify_text(in->data, in->len, true, &as));
+	FUZZ_CALL(
+	    r, manualkat_verify_text(in->data, in->len, &manualkat_up, &as));
 	check(r, &as);
 	memset(&as, 0, sizeof(as));
-	FUZZ_CALL(r, manualkat_verify_text(in->data, in->len, false, &as));
+	FUZZ_CALL(
+	    r, manualkat_verify_text(in->data, in->len, &manualkat_upuv, &as));
+	check(r, &as);
+	FUZZ_CHECK(r != ERR_OK);
+	memset(&as, 0, sizeof(as));
+	FUZZ_CALL(
+	    r, manualkat_verify_text(in->data, in->len, &manualkat_none, &as));
 	check(r, &as);
 }
 
@@ -71,7 +79,7 @@ as_raw(const struct input *in)
 	a.authdata = ad64;
 	a.sig = sig64;
 	memset(&as, 0, sizeof(as));
-	FUZZ_CALL(r, manualkat_verify(&a, true, &as));
+	FUZZ_CALL(r, manualkat_verify(&a, &manualkat_up, &as));
 	check(r, &as);
 out:
 	free(c64);

@@ -22,9 +22,13 @@ static const uint8_t key[65] = {0x04, 0xd3, 0x68, 0xf1, 0xb6, 0x65, 0xba, 0xde,
     0x4f, 0x31, 0xf8, 0xa9, 0x03, 0xf6, 0xba, 0xd1, 0x05, 0xfb, 0x6a, 0xb7,
     0x4a, 0xef, 0xef, 0x4d, 0xb8, 0xb0, 0x02, 0x5e, 0x1d};
 
+const struct cred_opts manualkat_up = {1, -1, -1};
+const struct cred_opts manualkat_upuv = {1, 1, -1};
+const struct cred_opts manualkat_none = {0, -1, -1};
+
 int
-manualkat_verify(
-    const struct manual_answer *a, bool presence, struct assertion *as)
+manualkat_verify(const struct manual_answer *a, const struct cred_opts *o,
+    struct assertion *as)
 {
 	uint8_t pk[sizeof(key)], kh[64];
 	struct cred c;
@@ -38,12 +42,12 @@ manualkat_verify(
 	c.pk_len = sizeof(pk);
 	c.type = COSE_ES256;
 	c.flags = CRED_PRESENCE;
-	return manual_verify(manualkat_cdh, MANUALKAT_RP, &c, presence, a, as);
+	return manual_verify(manualkat_cdh, MANUALKAT_RP, &c, o, a, as);
 }
 
 int
-manualkat_verify_text(
-    const uint8_t *text, size_t len, bool presence, struct assertion *as)
+manualkat_verify_text(const uint8_t *text, size_t len,
+    const struct cred_opts *o, struct assertion *as)
 {
 	const char *f[LINES] = {NULL, NULL, NULL, NULL};
 	struct manual_answer a;
@@ -65,7 +69,7 @@ manualkat_verify_text(
 	a.rp_id = f[1];
 	a.authdata = f[2];
 	a.sig = f[3];
-	r = manualkat_verify(&a, presence, as);
+	r = manualkat_verify(&a, o, as);
 	free(buf);
 	return r;
 }

@@ -17,12 +17,16 @@
 /* The example's challenge, the cdh the answer must echo. */
 extern const uint8_t manualkat_cdh[32];
 
+/* What the answer must show (manual_verify): presence, presence and
+ * user verification, nothing. */
+extern const struct cred_opts manualkat_up, manualkat_upuv, manualkat_none;
+
 /* manual_verify of the answer in text (the four lines, split at '\n';
  * missing lines are NULL) against the example's challenge and key. */
-int manualkat_verify_text(
-    const uint8_t *text, size_t len, bool presence, struct assertion *as);
+int manualkat_verify_text(const uint8_t *text, size_t len,
+    const struct cred_opts *o, struct assertion *as);
 /* The same for an answer already in lines. */
-int manualkat_verify(
-    const struct manual_answer *a, bool presence, struct assertion *as);
+int manualkat_verify(const struct manual_answer *a, const struct cred_opts *o,
+    struct assertion *as);
 
 #endif

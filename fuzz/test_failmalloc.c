@@ -163,7 +163,7 @@ run_manual(const uint8_t *d, size_t len)
 {
 	struct assertion as;
 
-	return manualkat_verify_text(d, len, true, &as);
+	return manualkat_verify_text(d, len, &manualkat_up, &as);
 }
 
 /* fuzz_es256's input layout: point, message length, message, signature;

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,19 +29,77 @@ manualconv_rp(const struct call *c, const struct cred *cr)
 	return (cr->flags & CRED_APPID) ? c->opt.appid : c->opt.origin;
 }
 
+/* What credential i asks of an answer: the options a plugged-in key is
+ * asked for (the same arguments as touch.c gives auth_run, through the
+ * same proto_cred_opts). */
+static void
+manualconv_opts(const struct call *c, size_t i, struct cred_opts *o)
+{
+	struct assert_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.presence = args_presence(&c->opt);
+	req.userverification = c->opt.userverification;
+	req.pinverification = c->opt.pinverification;
+	proto_cred_opts(&req, &c->creds[i], o);
+}
+
+/* The fido2-assert flags for credential i (manual_flags). */
+static const char *
+manualconv_flags(const struct call *c, size_t i)
+{
+	struct cred_opts o;
+
+	manualconv_opts(c, i, &o);
+	return manual_flags(&o);
+}
+
+/* Do all credentials need the same flags? */
+static bool
+manualconv_same_flags(const struct call *c)
+{
+	size_t i;
+
+	for (i = 1; i < c->ncreds; i++)
+		if (strcmp(manualconv_flags(c, i), manualconv_flags(c, 0)) != 0)
+			return false;
+	return true;
+}
+
+/* The intro: the command with the flags the answers need, or, when the
+ * credentials differ, a command line before each challenge. */
+static int
+manualconv_intro(struct call *c, bool same)
+{
+	char intro[256];
+	const char *f = c->ncreds > 0 ? manualconv_flags(c, 0) : "";
+
+	if (!same)
+		return converse_show(
+		    c->pamh, PAM_TEXT_INFO, MANUALCONV_INTRO_EACH);
+	snprintf(intro, sizeof(intro), MANUALCONV_INTRO, *f ? " " : "", f);
+	return converse_show(c->pamh, PAM_TEXT_INFO, intro);
+}
+
 /* Show the intro and one challenge per credential. */
 static int
 manualconv_show(struct call *c, const uint8_t (*cdh)[PROTO_CDH_LEN])
 {
-	char intro[256], *chal = NULL;
+	char each[128], *chal = NULL;
+	const char *f;
+	bool same = manualconv_same_flags(c);
 	size_t i;
 	int r;
 
-	snprintf(intro, sizeof(intro), MANUALCONV_INTRO,
-	    args_presence(&c->opt) ? " -p" : "");
-	if ((r = converse_show(c->pamh, PAM_TEXT_INFO, intro)) != ERR_OK)
+	if ((r = manualconv_intro(c, same)) != ERR_OK)
 		return r;
 	for (i = 0; i < c->ncreds; i++) {
+		f = manualconv_flags(c, i);
+		snprintf(each, sizeof(each), MANUALCONV_EACH, i + 1,
+		    *f ? " " : "", f);
+		if (!same &&
+		    (r = converse_show(c->pamh, PAM_TEXT_INFO, each)) != ERR_OK)
+			return r;
 		r = manual_challenge(cdh[i], manualconv_rp(c, &c->creds[i]),
 		    &c->creds[i], &chal);
 		if (r != ERR_OK)
@@ -59,12 +118,14 @@ manualconv_check(struct call *c, const uint8_t (*cdh)[PROTO_CDH_LEN],
     const struct manual_answer *a)
 {
 	struct assertion as;
+	struct cred_opts o;
 	size_t i;
 	int r, last = ERR_MISMATCH;
 
 	for (i = 0; i < c->ncreds; i++) {
+		manualconv_opts(c, i, &o);
 		r = manual_verify(cdh[i], manualconv_rp(c, &c->creds[i]),
-		    &c->creds[i], args_presence(&c->opt), a, &as);
+		    &c->creds[i], &o, a, &as);
 		if (r == ERR_OK) {
 			debug_msg(&c->dbg,
 			    "manual: credential %zu verified "

@@ -31,8 +31,10 @@
 #define CRED_REF KH_B64 "," PK_B64 ",es256,+presence"
 #define CRED_OLD KH_URL "," PK_HEX
 
-/* An eddsa key: 32 bytes of 0x01..0x20, base64. */
-#define ED_PK_B64 "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
+/* An eddsa key: 32 bytes 0x00, 0x02..0x20 (a curve point: 0x01..0x20 is
+ * none), base64; and 0x01..0x20, which is refused. */
+#define ED_PK_B64 "AAIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
+#define ED_NOPOINT_B64 "AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA="
 
 static inline int
 find(

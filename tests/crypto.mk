@@ -14,6 +14,16 @@ tests_test_u2fop_SOURCES = tests/test_u2fop.c tests/u2ffix.h tests/u2fkat.h \
 	tests/test.h
 tests_test_u2fop_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
+# Ed25519 public keys are curve points (common/base/edpoint.c) against
+# RFC 8032-derived vectors (tests/edpoint_kat.py writes the header) and
+# OpenSSL's keys, and where enrollment reads them (cose_key_read).
+check_PROGRAMS += tests/test_edpoint
+TESTS += tests/test_edpoint
+tests_test_edpoint_SOURCES = tests/test_edpoint.c tests/edpoint_kat.h \
+	tests/test.h
+EXTRA_DIST += tests/edpoint_kat.py
+tests_test_edpoint_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+
 # Both ES256 implementations (common/crypto.c, common/crypto_direct.c)
 # against NIST's vectors (Debian's python3-cryptography-vectors) and each
 # other.

@@ -2,7 +2,8 @@
 # and manual mode's verifier; then the real pam_u2f.so through the real
 # libpam (pam_start_confdir) with nss_wrapper users and software tokens
 # (test_module: authentication flows; test_modfile: the mapping file,
-# arguments and debug file; test_tell: the messages the user sees); then
+# arguments and debug file; test_tell: the messages the user sees;
+# test_modmanual: manual mode's flag matrix); then
 # a lint of the man page.
 check_PROGRAMS += tests/module/test_privdrop
 TESTS += tests/module/test_privdrop
@@ -14,10 +15,12 @@ tests_module_test_privdrop_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 
 check_PROGRAMS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile \
-	tests/module/test_tell tests/module/test_retcodes
+	tests/module/test_tell tests/module/test_retcodes \
+	tests/module/test_modmanual
 TESTS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile \
-	tests/module/test_tell tests/module/test_retcodes
+	tests/module/test_tell tests/module/test_retcodes \
+	tests/module/test_modmanual
 
 tests_module_test_args_SOURCES = tests/module/test_args.c \
 	tests/module/argsfix.h tests/test.h
@@ -50,6 +53,16 @@ tests_module_test_modfile_SOURCES = tests/module/test_modfile.c \
 tests_module_test_modfile_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
 tests_module_test_modfile_LDADD = tests/libtokenctl.la common/libcommon.la \
+	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+
+tests_module_test_modmanual_SOURCES = tests/module/test_modmanual.c \
+	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
+	tests/test.h
+tests_module_test_modmanual_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests
+tests_module_test_modmanual_LDADD = tests/libtokenctl.la common/libcommon.la \
 	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 tests_module_test_tell_SOURCES = tests/module/test_tell.c \

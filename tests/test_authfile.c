@@ -331,6 +331,17 @@ test_bad_field_for_user_fails(void)
 		      "eHyAh,eddsa,",
 		     "u", &c, &n, &bad),
 	    ERR_PARSE);
+	/* eddsa key of 32 bytes that is no curve point (y with no x), and
+	 * the identity (y = 1, small order). */
+	T_EQ_ERR(
+	    find("u:" KH_B64 "," ED_NOPOINT_B64 ",eddsa,", "u", &c, &n, &bad),
+	    ERR_PARSE);
+	T_EQ_INT(bad, 1);
+	T_EQ_ERR(
+	    find("u:" KH_B64 ",AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+		 ",eddsa,",
+		"u", &c, &n, &bad),
+	    ERR_PARSE);
 	/* Empty public key. */
 	T_EQ_ERR(find("u:" KH_B64 ",,es256,", "u", &c, &n, &bad), ERR_PARSE);
 	/* A broken earlier line of the user fails too, though superseded. */

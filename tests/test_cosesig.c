@@ -5,8 +5,13 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "base/cred.h"
 #include "base/err.h"
@@ -258,23 +263,121 @@ packed_cert_rules(void)
 	const uint8_t *cert = NULL, *aaguid = ad.p + 37;
 	uint8_t other[16];
 	size_t cert_len = 0;
+	const char *why = NULL;
 
 	T_EQ_ERR(stmt_leaf(stmt, &cert, &cert_len), ERR_OK);
 	/* The real certificate: v3, CA false, aaguid extension = authData's. */
-	T_EQ_ERR(crypto_packed_cert_ok(cert, cert_len, aaguid), ERR_OK);
+	T_EQ_ERR(crypto_packed_cert_ok(cert, cert_len, aaguid, &why), ERR_OK);
 	memcpy(other, aaguid, 16);
 	other[15] ^= 1;
-	T_EQ_ERR(crypto_packed_cert_ok(cert, cert_len, other), ERR_VERIFY);
-	T_EQ_ERR(crypto_packed_cert_ok(v1.p, v1.n, aaguid), ERR_VERIFY);
+	T_EQ_ERR(
+	    crypto_packed_cert_ok(cert, cert_len, other, &why), ERR_VERIFY);
+	T_EQ_ERR(crypto_packed_cert_ok(v1.p, v1.n, aaguid, &why), ERR_VERIFY);
 	T_EQ_ERR(stmt_leaf(ca, &cert, &cert_len), ERR_OK);
-	T_EQ_ERR(crypto_packed_cert_ok(cert, cert_len, aaguid), ERR_VERIFY);
-	T_EQ_ERR(crypto_packed_cert_ok(ad.p, ad.n, aaguid), ERR_VERIFY);
+	T_EQ_ERR(
+	    crypto_packed_cert_ok(cert, cert_len, aaguid, &why), ERR_VERIFY);
+	T_EQ_ERR(crypto_packed_cert_ok(ad.p, ad.n, aaguid, &why), ERR_VERIFY);
 	vec_free(&stmt);
 	vec_free(&ad);
 	vec_free(&v1);
 	vec_free(&ca);
 }
 
+/* A P-256 certificate made here: version v (0 = v1, 2 = v3), subject
+ * from the "/C=../O=.." string subj, basicConstraints bc (NULL: none),
+ * self-signed; *der malloc'd. */
+static int
+make_cert(int v, const char *subj, const char *bc, uint8_t **der, size_t *n)
+{
+	EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	X509 *x = X509_new();
+	X509_NAME *name = NULL;
+	X509_EXTENSION *ext = NULL;
+	unsigned char *p = NULL;
+	int len = -1;
+
+	if (k == NULL || x == NULL || X509_set_version(x, v) != 1 ||
+	    (name = X509_NAME_new()) == NULL)
+		goto fail;
+	for (const char *s = subj; s != NULL && *s == '/';) {
+		char f[64], val[64];
+		if (sscanf(s, "/%63[^=]=%63[^/]", f, val) != 2 ||
+		    X509_NAME_add_entry_by_txt(name, f, MBSTRING_ASC,
+			(const unsigned char *)val, -1, -1, 0) != 1)
+			goto fail;
+		s = strchr(s + 1, '/');
+	}
+	if (X509_set_subject_name(x, name) != 1 ||
+	    X509_set_issuer_name(x, name) != 1 ||
+	    ASN1_INTEGER_set(X509_get_serialNumber(x), 1) != 1 ||
+	    X509_gmtime_adj(X509_getm_notBefore(x), 0) == NULL ||
+	    X509_gmtime_adj(X509_getm_notAfter(x), 3600) == NULL ||
+	    X509_set_pubkey(x, k) != 1)
+		goto fail;
+	if (bc != NULL &&
+	    ((ext = X509V3_EXT_conf_nid(
+		  NULL, NULL, NID_basic_constraints, bc)) == NULL ||
+		X509_add_ext(x, ext, -1) != 1))
+		goto fail;
+	if (X509_sign(x, k, EVP_sha256()) <= 0 || (len = i2d_X509(x, &p)) <= 0)
+		goto fail;
+	*der = malloc((size_t)len);
+	memcpy(*der, p, (size_t)len);
+	*n = (size_t)len;
+fail:
+	OPENSSL_free(p);
+	X509_EXTENSION_free(ext);
+	X509_NAME_free(name);
+	X509_free(x);
+	EVP_PKEY_free(k);
+	return len > 0 ? 0 : -1;
+}
+
+/* Each WebAuthn 8.2.1 requirement, missed alone, is named. */
+static void
+packed_cert_named(void)
+{
+#define GOOD "/C=SE/O=Vendor/OU=Authenticator Attestation/CN=Model"
+	static const struct {
+		int v;
+		const char *subj, *bc, *why;
+	} cases[] = {
+	    {2, GOOD, "CA:FALSE", NULL},
+	    {2, GOOD, NULL, NULL}, /* no basicConstraints: no CA */
+	    {0, GOOD, NULL, "version 3"},
+	    {2, "/O=Vendor/OU=Authenticator Attestation/CN=Model", NULL,
+		"country (C)"},
+	    {2, "/C=SE/OU=Authenticator Attestation/CN=Model", NULL,
+		"organization (O)"},
+	    {2, "/C=SE/O=Vendor/OU=Authenticator Attestation", NULL,
+		"common name (CN)"},
+	    {2, "/C=SE/O=Vendor/CN=Model", NULL, "Authenticator Attestation"},
+	    {2, "/C=SE/O=Vendor/OU=Authenticator/CN=Model", NULL,
+		"Authenticator Attestation"},
+	    {2, GOOD, "critical,CA:TRUE", "CA"},
+	};
+	uint8_t aaguid[16] = {0}, *der = NULL;
+	const char *why;
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		T_EQ_INT(
+		    make_cert(cases[i].v, cases[i].subj, cases[i].bc, &der, &n),
+		    0);
+		why = NULL;
+		T_EQ_ERR(crypto_packed_cert_ok(der, n, aaguid, &why),
+		    cases[i].why == NULL ? ERR_OK : ERR_VERIFY);
+		if (cases[i].why == NULL)
+			T_TRUE(why == NULL);
+		else
+			T_TRUE(
+			    why != NULL && strstr(why, cases[i].why) != NULL);
+		free(der);
+		der = NULL;
+	}
+#undef GOOD
+}
+
 TEST_MAIN(TEST(ed25519_rfc8032), TEST(rs256_vector), TEST(es256_vector),
     TEST(es256_libfido2_assertion), TEST(pk_normal), TEST(cert_sig_real_key),
-    TEST(packed_cert_rules))
+    TEST(packed_cert_rules), TEST(packed_cert_named))

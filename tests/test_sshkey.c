@@ -117,6 +117,7 @@ spec_ed25519(struct spec *s)
 	s->pk_len = 32;
 	for (i = 0; i < 32; i++)
 		s->pk[i] = s->priv_pk[i] = (uint8_t)(i + 1);
+	s->pk[0] = s->priv_pk[0] = 0x00; /* a curve point (edpoint_check) */
 }
 
 static void
@@ -536,6 +537,7 @@ test_ssh_keygen_files(void)
 		kh[i] = (uint8_t)(0xa0 + i);
 	for (i = 0; i < sizeof(ed); i++)
 		ed[i] = (uint8_t)(0x10 + i);
+	ed[0] = 0x03; /* a curve point (tests/data/README) */
 	pk = test_unhex(PK_HEX, &n);
 	buf = read_fixture("sshkey_ecdsa_sk", &len);
 	T_TRUE(buf != NULL);

@@ -97,7 +97,8 @@ open_round(const struct tool_opts *o, int64_t deadline, struct dev ***devs,
 	*n = 0;
 	asuser_leave(o); /* devices are opened as root */
 	r = dev_open_backend(o->backend, (const char *const *)o->cf.devices,
-	    o->cf.ndevices, 0, o->lg, OPEN_MS, deadline, devs, n, first_err);
+	    o->cf.ndevices, 0, tool_dev_log(o), OPEN_MS, deadline, devs, n,
+	    first_err);
 	if (r == ERR_OK && (r = asuser_enter(o)) != ERR_OK) {
 		dev_close_all(*devs, *n);
 		*devs = NULL;

@@ -136,6 +136,25 @@ debug_line(void *arg, const char *line)
 	fprintf(stderr, "pamu2fcfg: debug: %s\n", esc);
 }
 
+/* Without -d: only lines on a refused attestation, as a message. */
+static void
+attest_line(void *arg, const char *line)
+{
+	static const char pre[] = "attest_verify: ";
+
+	(void)arg;
+	if (strncmp(line, pre, sizeof(pre) - 1) == 0)
+		fprintf(stderr,
+		    "pamu2fcfg: the key's attestation is refused: %s\n",
+		    line + sizeof(pre) - 1);
+}
+
+const struct log *
+tool_dev_log(const struct tool_opts *o)
+{
+	return o->lg != NULL ? o->lg : &o->attest;
+}
+
 static bool
 set_str(char **dst, const char *src)
 {
@@ -536,6 +555,7 @@ opts_parse(int argc, char **argv, struct tool_opts *o, int *status)
 	o->mode = TOOL_PRINT;
 	o->type = COSE_ES256;
 	o->sink.fn = debug_line;
+	o->attest.fn = attest_line;
 	*status = TOOL_EXIT_USAGE;
 	while ((c = getopt_long(
 		    argc, argv, "u:o:i:t:rc:PNVndvh", long_opts, NULL)) != -1) {

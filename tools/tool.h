@@ -80,7 +80,13 @@ struct tool_opts {
 	struct tool_asuser as; /* asuser_begin */
 	struct log sink;       /* prints to stderr */
 	const struct log *lg;  /* &sink with -d, NULL otherwise */
+	struct log attest;     /* without -d: attestation refusals only */
 };
+
+/* The log the devices get: -d's, else one that prints only why a key's
+ * attestation was refused (its "attest_verify: " lines), so that
+ * pamu2fcfg names what is wrong without -d. */
+const struct log *tool_dev_log(const struct tool_opts *o);
 
 /* pin.c: the PIN callback (struct proto_pin) with arg = a struct
  * tool_pin: from standard input (--pin-stdin), else the terminal without

@@ -125,17 +125,37 @@ manual_check_echo(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
 	return ERR_OK;
 }
 
+const char *
+manual_flags(const struct cred_opts *o)
+{
+	bool uv = o->uv == 1 || o->pin == 1;
+
+	if (o->up == 1)
+		return uv ? "-p -v" : "-p";
+	return uv ? "-v" : "";
+}
+
+/* The UV flag, when a key would have been asked to verify the user (the
+ * PIN or built-in UV; CVE-2021-31924). */
+static int
+manual_check_uv(const struct cred_opts *o, uint8_t flags)
+{
+	if ((o->uv == 1 || o->pin == 1) && (flags & PROTO_UV) == 0)
+		return ERR_NO_UV;
+	return ERR_OK;
+}
+
 int
 manual_verify(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
-    const struct cred *c, bool presence, const struct manual_answer *a,
-    struct assertion *out)
+    const struct cred *c, const struct cred_opts *o,
+    const struct manual_answer *a, struct assertion *out)
 {
 	uint8_t ad[MANUAL_AUTHDATA_LEN], hash[CRYPTO_SHA256_LEN];
 	uint8_t *cbor = NULL, *sig = NULL;
 	size_t cbor_len = 0, sig_len = 0;
 	int r;
 
-	if (c == NULL || rp_id == NULL || a == NULL || out == NULL)
+	if (c == NULL || rp_id == NULL || o == NULL || a == NULL || out == NULL)
 		return ERR_INVAL;
 	if (c->type != COSE_ES256 || c->pk == NULL || c->pk_len != 65)
 		return ERR_UNSUPPORTED;
@@ -148,10 +168,10 @@ manual_verify(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
 	if ((r = crypto_sha256(rp_id, strlen(rp_id), hash)) != ERR_OK)
 		goto fail;
 	/* The check every protocol's assertions go through. */
-	if ((r = proto_check_assertion(c, hash, cdh, presence, ad, sizeof(ad),
+	if ((r = proto_check_assertion(c, hash, cdh, o->up == 1, ad, sizeof(ad),
 		 sig, sig_len, &out->flags, &out->counter)) != ERR_OK)
 		goto fail;
-	r = ERR_OK;
+	r = manual_check_uv(o, out->flags);
 fail:
 	free(cbor);
 	free(sig);

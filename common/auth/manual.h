@@ -25,17 +25,23 @@ struct manual_answer {
 	const char *sig;      /* DER signature, base64 */
 };
 
+/* The fido2-assert flags an answer for a credential with options o
+ * (proto_cred_opts) needs: "-p" when presence is required, "-v" when
+ * user verification or the PIN is; "-p -v", or "" for none. */
+const char *manual_flags(const struct cred_opts *o);
+
 /* Check an answer against our challenge: same cdh and rp id, authdata a
  * CBOR byte string of exactly rpIdHash|flags|counter with rpIdHash =
- * SHA-256(rp_id), the presence flag set when presence is required, and
- * the signature (over authdata|cdh) valid for the credential's key.
- * Surrounding blanks and a CR are ignored. ERR_OK only for a verified
- * answer; ERR_PARSE for malformed lines, ERR_MISMATCH when the answer
- * echoes another cdh or rp id or was signed for another rp id,
- * ERR_VERIFY for a bad signature, ERR_NO_PRESENCE, ERR_UNSUPPORTED for
- * non-es256 keys. */
+ * SHA-256(rp_id), the signature (over authdata|cdh) valid for the
+ * credential's key, and the flags a plugged-in key would be asked for
+ * under o (proto_cred_opts): UP when o->up is 1, UV when o->uv or o->pin
+ * is 1. Surrounding blanks and a CR are ignored. ERR_OK only for a
+ * verified answer; ERR_PARSE for malformed lines, ERR_MISMATCH when the
+ * answer echoes another cdh or rp id or was signed for another rp id,
+ * ERR_VERIFY for a bad signature, ERR_NO_PRESENCE (UP clear), ERR_NO_UV
+ * (UV clear), ERR_UNSUPPORTED for non-es256 keys. */
 int manual_verify(const uint8_t cdh[PROTO_CDH_LEN], const char *rp_id,
-    const struct cred *c, bool presence, const struct manual_answer *a,
-    struct assertion *out);
+    const struct cred *c, const struct cred_opts *o,
+    const struct manual_answer *a, struct assertion *out);
 
 #endif

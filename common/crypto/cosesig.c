@@ -17,6 +17,7 @@
 #include <openssl/x509v3.h>
 
 #include "base/cred.h"
+#include "base/edpoint.h"
 #include "base/err.h"
 #include "cosesig.h"
 #include "crypto.h"
@@ -28,12 +29,14 @@
 #define AAGUID_LEN 16
 #define OID_FIDO_AAGUID "1.3.6.1.4.1.45724.1.1.4"
 
-/* An Ed25519 EVP_PKEY from its 32 raw bytes; ERR_PARSE if refused. */
+/* An Ed25519 EVP_PKEY from its 32 raw bytes; ERR_PARSE if refused. The
+ * point is checked first (edpoint_check): OpenSSL takes any 32 bytes. */
 static int
 pkey_ed25519(const uint8_t *raw, size_t len, EVP_PKEY **out)
 {
 	*out = NULL;
-	if (raw == NULL || len != ED25519_PK_LEN)
+	if (raw == NULL || len != ED25519_PK_LEN ||
+	    edpoint_check(raw) != ERR_OK)
 		return ERR_PARSE;
 	*out = EVP_PKEY_new_raw_public_key_ex(
 	    NULL, "ED25519", NULL, raw, ED25519_PK_LEN);
@@ -313,20 +316,78 @@ fail:
 	return r;
 }
 
+/* The subject's one entry of nid as UTF-8 (*out, OPENSSL_free), or NULL
+ * when absent, repeated or empty. */
+static void
+cert_subject_entry(X509 *x, int nid, unsigned char **out)
+{
+	const X509_NAME *name = X509_get_subject_name(x);
+	X509_NAME_ENTRY *e;
+	int i, n;
+
+	*out = NULL;
+	if (name == NULL ||
+	    (i = X509_NAME_get_index_by_NID(name, nid, -1)) < 0 ||
+	    X509_NAME_get_index_by_NID(name, nid, i) >= 0 ||
+	    (e = X509_NAME_get_entry(name, i)) == NULL)
+		return;
+	n = ASN1_STRING_to_UTF8(out, X509_NAME_ENTRY_get_data(e));
+	if (n <= 0 || memchr(*out, '\0', (size_t)n) != NULL) {
+		OPENSSL_free(*out);
+		*out = NULL;
+	}
+}
+
+/* Subject-C, -O, -OU ("Authenticator Attestation") and -CN present. */
+static const char *
+cert_subject(X509 *x)
+{
+	static const struct {
+		int nid;
+		const char *why;
+	} need[] = {
+	    {NID_countryName, "subject has no country (C)"},
+	    {NID_organizationName, "subject has no organization (O)"},
+	    {NID_commonName, "subject has no common name (CN)"},
+	    {NID_organizationalUnitName,
+		"subject OU is not \"Authenticator Attestation\""},
+	};
+	unsigned char *v;
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(need) / sizeof(need[0]) && why == NULL; i++) {
+		cert_subject_entry(x, need[i].nid, &v);
+		if (v == NULL ||
+		    (need[i].nid == NID_organizationalUnitName &&
+			strcmp((char *)v, "Authenticator Attestation") != 0))
+			why = need[i].why;
+		OPENSSL_free(v);
+	}
+	return why;
+}
+
 int
-crypto_packed_cert_ok(
-    const uint8_t *cert, size_t cert_len, const uint8_t aaguid[16])
+crypto_packed_cert_ok(const uint8_t *cert, size_t cert_len,
+    const uint8_t aaguid[16], const char **why)
 {
 	X509 *x = NULL;
-	int r = ERR_VERIFY;
 
-	if (aaguid == NULL)
+	if (aaguid == NULL || why == NULL)
 		return ERR_INVAL;
+	*why = NULL;
 	if (crypto_x509_parse(cert, cert_len, &x) != ERR_OK)
-		return ERR_VERIFY;
-	if (X509_get_version(x) == X509_VERSION_3 && cert_not_ca(x) == ERR_OK)
-		r = cert_aaguid(x, aaguid);
+		*why = "not a DER X.509 certificate";
+	else if (X509_get_version(x) != X509_VERSION_3)
+		*why = "not an X.509 version 3 certificate";
+	else if ((*why = cert_subject(x)) != NULL)
+		;
+	else if (cert_not_ca(x) != ERR_OK)
+		*why = "basic constraints say CA (or are malformed)";
+	else if (cert_aaguid(x, aaguid) != ERR_OK)
+		*why = "its AAGUID extension is critical, malformed or not the "
+		       "key's AAGUID";
 	X509_free(x);
 	ERR_clear_error();
-	return r;
+	return *why == NULL ? ERR_OK : ERR_VERIFY;
 }

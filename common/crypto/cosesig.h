@@ -41,10 +41,13 @@ int crypto_verify_cert_sig(const uint8_t *cert, size_t cert_len, int alg,
     const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len);
 
 /* The packed-attestation certificate requirements (WebAuthn 8.2.1):
- * version 3, basicConstraints CA false, and, when the certificate has the
- * id-fido-gen-ce-aaguid extension (1.3.6.1.4.1.45724.1.1.4), that it
- * equals aaguid. ERR_OK or ERR_VERIFY (naming nothing secret). */
-int crypto_packed_cert_ok(
-    const uint8_t *cert, size_t cert_len, const uint8_t aaguid[16]);
+ * version 3; a subject with one each of C, O, CN and OU, the OU being
+ * "Authenticator Attestation"; basicConstraints, if present, CA false
+ * (an absent extension means no CA); and, when the certificate has the
+ * id-fido-gen-ce-aaguid extension (1.3.6.1.4.1.45724.1.1.4), that it is
+ * not critical and equals aaguid. ERR_OK, or ERR_VERIFY with *why naming
+ * the first requirement missed (a static string). */
+int crypto_packed_cert_ok(const uint8_t *cert, size_t cert_len,
+    const uint8_t aaguid[16], const char **why);
 
 #endif

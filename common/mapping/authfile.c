@@ -8,6 +8,7 @@
 #include "authfile.h"
 #include "authfile_int.h"
 #include "base/b64.h"
+#include "base/edpoint.h"
 #include "base/err.h"
 #include "base/util.h"
 
@@ -165,8 +166,9 @@ fix_pk(struct cred *c)
 		c->pk = pt;
 		c->pk_len = AF_ES256_POINT;
 		return ERR_OK;
-	case COSE_EDDSA:
-		return c->pk_len == AF_EDDSA_PK ? ERR_OK : ERR_PARSE;
+	case COSE_EDDSA: /* a point on the curve, not only 32 bytes */
+		return c->pk_len == AF_EDDSA_PK ? edpoint_check(c->pk)
+						: ERR_PARSE;
 	case COSE_RS256:
 		return ERR_OK; /* raw bytes as stored, length already > 0 */
 	default:

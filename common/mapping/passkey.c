@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/b64.h"
+#include "base/edpoint.h"
 #include "base/err.h"
 #include "base/rbuf.h"
 #include "base/util.h"
@@ -138,7 +139,8 @@ spki_ec(struct rbuf *params, struct rbuf *key, struct cred *c)
 static int
 spki_ed25519(struct rbuf *params, struct rbuf *key, struct cred *c)
 {
-	if (rbuf_expect_end(params) != ERR_OK || key->len != PK_ED25519_LEN)
+	if (rbuf_expect_end(params) != ERR_OK || key->len != PK_ED25519_LEN ||
+	    edpoint_check(key->p) != ERR_OK)
 		return ERR_PARSE;
 	return set_pk(c, COSE_EDDSA, key->p, key->len);
 }

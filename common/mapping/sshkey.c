@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/b64.h"
+#include "base/edpoint.h"
 #include "base/err.h"
 #include "base/rbuf.h"
 #include "sshkey.h"
@@ -86,7 +87,8 @@ get_pub(struct rbuf *rb, struct sk_pub *k)
 	} else if (bytes_are(t, tlen, SK_ED25519)) {
 		k->type = COSE_EDDSA;
 		if (get_string(rb, &k->pk, &k->pk_len) != ERR_OK ||
-		    k->pk_len != SK_ED25519_LEN)
+		    k->pk_len != SK_ED25519_LEN ||
+		    edpoint_check(k->pk) != ERR_OK)
 			return ERR_PARSE;
 	} else
 		return ERR_PARSE;

@@ -152,6 +152,7 @@ verify_packed(const struct stmt *s, const uint8_t *msg, size_t msg_len,
     const struct authdata *ad, const struct log *lg, const uint8_t **leaf,
     size_t *leaf_len)
 {
+	const char *why;
 	size_t n;
 	int rc;
 
@@ -174,10 +175,12 @@ verify_packed(const struct stmt *s, const uint8_t *msg, size_t msg_len,
 	    *leaf, *leaf_len, (int)s->alg, msg, msg_len, s->sig, s->sig_len));
 	if (rc != ERR_OK)
 		return rc;
-	if (crypto_packed_cert_ok(*leaf, *leaf_len, ad->aaguid) != ERR_OK) {
+	if (crypto_packed_cert_ok(*leaf, *leaf_len, ad->aaguid, &why) !=
+	    ERR_OK) {
 		log_msg(lg,
-		    "attest_verify: packed attestation certificate "
-		    "fails WebAuthn 8.2.1 (version, CA, aaguid)");
+		    "attest_verify: the packed attestation certificate "
+		    "fails the FIDO requirements (WebAuthn 8.2.1): %s",
+		    why);
 		return ERR_VERIFY;
 	}
 	return ERR_OK;

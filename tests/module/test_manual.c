@@ -1,5 +1,7 @@
-/* Manual mode's pure parts: the challenge text fido2-assert -G reads and
- * the checks on what it prints, with answers signed by an OpenSSL key. */
+/* Manual mode's pure parts: the challenge text fido2-assert -G reads, the
+ * flags it is told to ask for, and the checks on what it prints (UP and
+ * UV as a credential's options ask), with answers signed by an OpenSSL
+ * key. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -52,12 +54,21 @@ fx_free(struct fixture *f)
 }
 
 static int
-fx_verify(struct fixture *f, bool presence, struct assertion *as)
+fx_verify_opts(
+    struct fixture *f, const struct cred_opts *o, struct assertion *as)
 {
 	struct manual_answer a = {
 	    f->lines[0], f->lines[1], f->lines[2], f->lines[3]};
 
-	return manual_verify(f->cdh, RP, &f->c, presence, &a, as);
+	return manual_verify(f->cdh, RP, &f->c, o, &a, as);
+}
+
+static int
+fx_verify(struct fixture *f, bool presence, struct assertion *as)
+{
+	struct cred_opts o = {presence ? 1 : 0, -1, -1};
+
+	return fx_verify_opts(f, &o, as);
 }
 
 static void
@@ -109,6 +120,59 @@ test_verify_presence(void)
 	T_EQ_ERR(fx_verify(&f, true, &as), ERR_NO_PRESENCE);
 	T_EQ_ERR(fx_verify(&f, false, &as), ERR_OK);
 	fx_free(&f);
+}
+
+/* The UV flag is needed whenever a key would be asked for the PIN or
+ * user verification (cred_opts uv or pin 1), and only then. */
+static void
+test_verify_uv(void)
+{
+	static const struct {
+		uint8_t flags;
+		struct cred_opts o;
+		int want;
+	} cases[] = {
+	    {0x01, {1, 1, -1}, ERR_NO_UV},
+	    {0x01, {1, -1, 1}, ERR_NO_UV},
+	    {0x01, {1, 1, 1}, ERR_NO_UV},
+	    {0x01, {0, 1, -1}, ERR_NO_UV},
+	    {0x01, {1, 0, 0}, ERR_OK},
+	    {0x01, {1, -1, -1}, ERR_OK},
+	    {0x05, {1, 1, -1}, ERR_OK},
+	    {0x05, {1, -1, 1}, ERR_OK},
+	    {0x04, {0, 1, 1}, ERR_OK},
+	    {0x04, {1, 1, 1}, ERR_NO_PRESENCE},
+	    {0x00, {0, 1, -1}, ERR_NO_UV},
+	};
+	struct fixture f;
+	struct assertion as;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fx_init(&f, cases[i].flags, RP);
+		T_EQ_ERR(fx_verify_opts(&f, &cases[i].o, &as), cases[i].want);
+		fx_free(&f);
+	}
+}
+
+static void
+test_flags(void)
+{
+	static const struct {
+		struct cred_opts o;
+		const char *want;
+	} cases[] = {
+	    {{1, -1, -1}, "-p"},
+	    {{1, 0, 0}, "-p"},
+	    {{1, 1, -1}, "-p -v"},
+	    {{1, -1, 1}, "-p -v"},
+	    {{0, -1, 1}, "-v"},
+	    {{0, 0, -1}, ""},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		T_EQ_STR(manual_flags(&cases[i].o), cases[i].want);
 }
 
 static void
@@ -202,5 +266,6 @@ test_authdata_trailing(void)
 }
 
 TEST_MAIN(TEST(test_challenge), TEST(test_verify_ok),
-    TEST(test_verify_presence), TEST(test_verify_mismatch),
-    TEST(test_verify_malformed), TEST(test_authdata_trailing))
+    TEST(test_verify_presence), TEST(test_verify_uv), TEST(test_flags),
+    TEST(test_verify_mismatch), TEST(test_verify_malformed),
+    TEST(test_authdata_trailing))

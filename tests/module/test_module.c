@@ -3,12 +3,12 @@
  * sockets: success and the touch count, a token without the credential,
  * presence denied or not required, several tokens and credentials at one
  * touch, the old line format and sshformat, no key present, NULL or failed
- * conversation answers, manual mode answered by a key the test holds, the
- * cue, interactive, nodetect and the pending file, two transactions at
- * once, the module's exports and pam_setcred. Where the mapping file is,
- * as whom it is read, and arguments refused before any device is reached
- * are in test_modfile.c. Each case writes its own service file, mapping
- * files and tokens. */
+ * conversation answers, the cue, interactive, nodetect and the pending
+ * file, two transactions at once, the module's exports and pam_setcred.
+ * Manual mode answered by a key the test holds is test_modmanual.c. Where the
+ * mapping file is, as whom it is read, and arguments refused before any device
+ * is reached are in test_modfile.c. Each case writes its own service file,
+ * mapping files and tokens. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -22,12 +22,10 @@
 #include <security/pam_appl.h>
 
 #include "base/cred.h"
-#include "base/b64.h"
 #include "base/err.h"
 #include "modtest.h"
 #include "mtfix.h"
 #include "mtmain.h"
-#include "mtsign.h"
 #include "test.h"
 #include "tokenctl.h"
 #include "base/util.h"
@@ -319,105 +317,6 @@ test_null_answers(void)
 	free(line);
 }
 
-/* ---- manual mode, answered by a key the test holds ---- */
-
-struct manual_script {
-	struct mt_key *k;
-	const char *sign_rp;
-	uint8_t flags;
-	char *lines[4];
-	int next;
-};
-
-static char *
-manual_answer(struct mt_conv *cv, const char *prompt)
-{
-	struct manual_script *ms = cv->arg;
-	const char *p;
-	char cdh64[64], rp[128];
-	uint8_t *cdh = NULL;
-	size_t n = 0;
-
-	(void)prompt;
-	if (ms->next == 0) {
-		/* The challenge: the second info message. */
-		p = strstr(cv->shown, "\nI:");
-		if (p == NULL ||
-		    sscanf(p + 3, "%63[^\n]\n%127[^\n]", cdh64, rp) != 2 ||
-		    b64_decode(cdh64, strlen(cdh64), &cdh, &n) != ERR_OK ||
-		    n != 32)
-			return strdup("");
-		mt_answer(ms->k, cdh, rp, ms->sign_rp ? ms->sign_rp : rp,
-		    ms->flags, 7, ms->lines);
-		free(cdh);
-	}
-	if (ms->next >= 4 || ms->lines[ms->next] == NULL)
-		return strdup("");
-	return strdup(ms->lines[ms->next++]);
-}
-
-static int
-manual_run(
-    const char *args, uint8_t flags, const char *sign_rp, struct mt_conv *cv)
-{
-	struct manual_script ms;
-	struct cred c;
-	uint8_t point[65], kh[48];
-	char *line;
-	int i, r;
-
-	memset(&ms, 0, sizeof(ms));
-	memset(&c, 0, sizeof(c));
-	memset(cv, 0, sizeof(*cv));
-	if ((ms.k = mt_key_new(point)) == NULL)
-		return -1;
-	memset(kh, 0x33, sizeof(kh));
-	c.kh = kh;
-	c.kh_len = sizeof(kh);
-	c.pk = point;
-	c.pk_len = 65;
-	c.type = COSE_ES256;
-	c.flags = CRED_PRESENCE;
-	line = mt_line("alice", &c, 1);
-	mt_keys(&mt.alice, line != NULL ? line : "");
-	free(line);
-	ms.flags = flags;
-	ms.sign_rp = sign_rp;
-	cv->answer = manual_answer;
-	cv->arg = &ms;
-	mt_service("manual", args);
-	r = mt_auth("manual", "alice", cv);
-	for (i = 0; i < 4; i++)
-		free(ms.lines[i]);
-	mt_key_free(ms.k);
-	return r;
-}
-
-static void
-test_manual(void)
-{
-	struct mt_conv cv;
-
-	T_EQ_INT(manual_run("origin=" ORIGIN " manual", 0x01, NULL, &cv),
-	    PAM_SUCCESS);
-	T_EQ_INT(cv.nprompts, 4);
-	/* fido2-assert takes the device as its operand (-d is debug) */
-	T_TRUE(strstr(cv.shown, "'fido2-assert -G -p $DEVICE'") != NULL);
-	T_TRUE(strstr(cv.shown, "\n" ORIGIN "\n") != NULL);
-	/* Presence flag clear: refused unless userpresence=0. */
-	T_EQ_INT(manual_run("origin=" ORIGIN " manual", 0x00, NULL, &cv),
-	    PAM_AUTH_ERR);
-	T_EQ_INT(manual_run("origin=" ORIGIN " manual userpresence=0", 0x00,
-		     NULL, &cv),
-	    PAM_SUCCESS);
-	/* Signed for another relying party. */
-	T_EQ_INT(
-	    manual_run("origin=" ORIGIN " manual", 0x01, "pam://evil", &cv),
-	    PAM_AUTH_ERR);
-	T_TRUE(mt_debug_has("not for the challenge shown"));
-	T_TRUE(!mt_debug_has("signature verification failed"));
-}
-
 /* ---- the rest of the contract ---- */
 
 static void
@@ -613,7 +512,6 @@ main(int argc, char **argv)
 	    TEST(test_sshformat),
 	    TEST(test_no_key),
 	    TEST(test_null_answers),
-	    TEST(test_manual),
 	    TEST(test_cue_and_pending),
 	    TEST(test_userpresence_off),
 	    TEST(test_nodetect_interactive),

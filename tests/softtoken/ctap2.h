@@ -306,7 +306,7 @@ int ctap2_attest(struct token *t, const struct ctap2_key *k, const uint8_t *ad,
 /* The attestation certificate's subject (C, O, OU "Authenticator
  * Attestation", CN "pam_u2f softtoken") and extensions (basicConstraints
  * CA:FALSE, id-fido-gen-ce-aaguid), as WebAuthn 8.2.1 wants them. */
-int ctap2_cert_name(X509_NAME *name);
+int ctap2_cert_name(X509_NAME *name, bool bad_ou);
 int ctap2_cert_exts(X509 *x);
 
 /* ---- state file (ctap2tok.c) ---- */

@@ -122,16 +122,19 @@ ctap2_attest(struct token *t, const struct ctap2_key *k, const uint8_t *ad,
 }
 
 int
-ctap2_cert_name(X509_NAME *name)
+ctap2_cert_name(X509_NAME *name, bool bad_ou)
 {
 	static const char *const rdn[][2] = {{"C", "SE"}, {"O", "pam_u2f"},
 	    {"OU", "Authenticator Attestation"}, {"CN", "pam_u2f softtoken"}};
+	const char *v;
 	size_t i;
 
-	for (i = 0; i < sizeof(rdn) / sizeof(rdn[0]); i++)
+	for (i = 0; i < sizeof(rdn) / sizeof(rdn[0]); i++) {
+		v = bad_ou && i == 2 ? "Authenticators" : rdn[i][1];
 		if (X509_NAME_add_entry_by_txt(name, rdn[i][0], MBSTRING_ASC,
-			(const unsigned char *)rdn[i][1], -1, -1, 0) != 1)
+			(const unsigned char *)v, -1, -1, 0) != 1)
 			return ERR_CRYPTO;
+	}
 	return ERR_OK;
 }
 

@@ -40,7 +40,7 @@ static const char *const fault_names[] = {"wrong-cid", "short-init",
     "cbor-wrong-status", "uv-lie", "uv-skip", "cbor-oversized",
     "endless-processing", "getinfo-garbage", "card-stall", "card-bad-sw",
     "card-truncated", "card-remove", "card-wrong-select", "card-endless-61",
-    NULL};
+    "attest-bad-ou", NULL};
 
 const char *const *
 token_fault_names(void)
@@ -113,7 +113,7 @@ log_apdu(struct token *t, const struct apdu *a, unsigned sw)
 /* ---- keys and certificate ---- */
 
 static int
-make_cert(EVP_PKEY *pkey, uint8_t **der, size_t *der_len)
+make_cert(EVP_PKEY *pkey, bool bad_ou, uint8_t **der, size_t *der_len)
 {
 	X509 *x = NULL;
 	X509_NAME *name = NULL;
@@ -130,7 +130,7 @@ make_cert(EVP_PKEY *pkey, uint8_t **der, size_t *der_len)
 		1 ||
 	    X509_gmtime_adj(X509_getm_notBefore(x), -86400) == NULL ||
 	    X509_gmtime_adj(X509_getm_notAfter(x), 20L * 365 * 86400) == NULL ||
-	    ctap2_cert_name(name) != ERR_OK ||
+	    ctap2_cert_name(name, bad_ou) != ERR_OK ||
 	    X509_set_subject_name(x, name) != 1 ||
 	    X509_set_issuer_name(x, name) != 1 ||
 	    X509_set_pubkey(x, pkey) != 1 || ctap2_cert_exts(x) != ERR_OK ||
@@ -159,7 +159,8 @@ fresh_keys(struct token *t)
 	if ((t->att = EVP_EC_gen("P-256")) == NULL)
 		return ERR_CRYPTO;
 	t->counter = 0;
-	return make_cert(t->att, &t->cert, &t->cert_len);
+	return make_cert(
+	    t->att, (t->faults & FAULT_ATTEST_OU) != 0, &t->cert, &t->cert_len);
 }
 
 int

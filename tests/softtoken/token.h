@@ -58,7 +58,8 @@ enum token_fault {
 	FAULT_CARD_TRUNCATED = 1u << 24,
 	FAULT_CARD_REMOVE = 1u << 25,
 	FAULT_CARD_WRONG_SELECT = 1u << 26,
-	FAULT_CARD_ENDLESS_61 = 1u << 27
+	FAULT_CARD_ENDLESS_61 = 1u << 27,
+	FAULT_ATTEST_OU = 1u << 28
 };
 
 /* --ctap2: which CTAP2 the token speaks (OFF: U2F only). */

@@ -252,6 +252,16 @@ restart k --ctap2 2.1 --pin 1234 --presence now
 login k "$WORK/map.pin" 1234
 ok $? "the same credential logs in when the token verifies"
 
+# ---- a packed attestation certificate that misses WebAuthn 8.2.1 ----
+token badou --ctap2 2.1 --presence now --fault attest-bad-ou ||
+    echo "# softtoken badou did not start"
+"$PAMU2FCFG" --device "unix:$WORK/badou.sock" -u "$ME" -o pam://c2 \
+    >"$WORK/badou.out" 2>"$WORK/badou.err"
+[ $? -ne 0 ] && [ ! -s "$WORK/badou.out" ] &&
+    grep -q 'attestation is refused: .*subject OU is not "Authenticator Attestation"' \
+	"$WORK/badou.err"
+ok $? "an attestation certificate without OU=Authenticator Attestation is refused, by name"
+
 # ---- CTAP 2.0 and 2.1-pre keys: getPinToken, the uv option ----
 for v in 2.0 2.1-pre; do
 	restart k --ctap2 "$v" --pin 1234 --uv ok --presence now
