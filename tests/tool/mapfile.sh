@@ -47,11 +47,15 @@ ok $? "--add refuses the symlinked default file (exit 4)"
 rm "$d/u2f_keys"
 mv "$WORK/dotfile_keys" "$d/u2f_keys"
 # Group-writable: accepted (warning) only for the user's private group
-# (named after the user, no other member), as by the module.
+# (named after the user, no other member, listed or by primary gid), as
+# by the module (tests/module/test_modfile.c has the hermetic cases).
 chmod 664 "$d/u2f_keys"
 HOME="$WORK/home" XDG_CONFIG_HOME="" run --list
 if [ "$(id -gn)" = "$ME" ] &&
-    getent group "$ME" | grep -Eq "^[^:]*:[^:]*:[0-9]+:($ME)?\$"; then
+    [ "$(getent group | awk -F: -v g="$(id -g)" -v u="$ME" \
+	'$3 == g && $4 != "" && $4 != u' | wc -l)" -eq 0 ] &&
+    [ "$(getent passwd | awk -F: -v g="$(id -g)" -v u="$ME" \
+	'$4 == g && $1 != u' | wc -l)" -eq 0 ]; then
 	[ "$RC" -eq 0 ] && grep -q "private group" "$WORK/err"
 	ok $? "--list: a file writable by the user's private group, warning"
 else
