@@ -165,6 +165,11 @@ int lines_add_cred(const char *buf, size_t len, const char *user,
     const char *cred, char **out, size_t *out_len);
 int lines_remove_cred(const char *buf, size_t len, const char *user,
     size_t index, char **out, size_t *out_len);
+/* How many lines are the user's (those the two above look at; only the
+ * last one counts for the module). *before_last: the line number, from
+ * 1, of the one before the last, or 0. */
+size_t lines_user_lines(
+    const char *buf, size_t len, const char *user, size_t *before_last);
 
 /* add.c: --add. */
 int manage_add(const struct tool_opts *o);

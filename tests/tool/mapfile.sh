@@ -151,6 +151,21 @@ ok $? "every other line survives --remove byte for byte"
 run -u alice --remove 1 "$WORK/missing"
 [ "$RC" -eq 4 ] && [ ! -e "$WORK/missing" ]
 ok $? "--remove on a missing file: exit 4, nothing created"
+# The module reads the user's last line only. Removing the only
+# credential there would delete the line and bring an older one (with a
+# key refused until then) back: refused, the file unchanged.
+run $DEV -u alice --add "$WORK/shadow1"
+expect 0 "an old line for alice (first key)"
+run $ODEV -u alice --add "$WORK/shadow2"
+expect 0 "a newer line for alice (second key)"
+{ cat "$WORK/shadow1"; echo '# newer:'; cat "$WORK/shadow2"; } \
+    > "$WORK/shadow"
+chmod 600 "$WORK/shadow"
+cp "$WORK/shadow" "$WORK/shadow.before"
+run -u alice --remove 1 "$WORK/shadow"
+[ "$RC" -eq 1 ] && cmp -s "$WORK/shadow" "$WORK/shadow.before" &&
+    grep -q "older one (line 1) count again" "$WORK/err"
+ok $? "--remove refuses to bring back alice's older line (line 1)"
 
 # Unsafe mapping files are refused before any key is asked for.
 printf 'alice:\n' > "$WORK/real"
