@@ -81,7 +81,7 @@ check_run(const struct tool_opts *o)
 	size_t n = 0;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK ||
+	if ((r = manage_path(o, NULL, &path)) != ERR_OK ||
 	    (r = manage_load(o, path, &creds, &n)) != ERR_OK)
 		goto fail;
 	r = authenticate(o, creds, n);

@@ -17,14 +17,14 @@
 #include "tool.h"
 
 int
-manage_path(const struct tool_opts *o, bool create_dir, char **path)
+manage_path(const struct tool_opts *o, struct mapfile_made *made, char **path)
 {
 	int r;
 
 	if (o->file == NULL) {
 		r = config_authfile(o, path);
 		if (r == ERR_NOT_FOUND)
-			r = mapfile_default_path(o->as.home, create_dir, path);
+			r = mapfile_default_path(o->as.home, made, path);
 		return r;
 	}
 	return (*path = strdup(o->file)) == NULL ? ERR_NOMEM : ERR_OK;
@@ -147,7 +147,7 @@ manage_list(const struct tool_opts *o)
 	size_t n = 0, i;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK ||
+	if ((r = manage_path(o, NULL, &path)) != ERR_OK ||
 	    (r = manage_load(o, path, &creds, &n)) != ERR_OK)
 		goto fail;
 	for (i = 0; i < n; i++)
@@ -244,7 +244,7 @@ manage_remove(const struct tool_opts *o)
 	size_t len = 0;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK)
+	if ((r = manage_path(o, NULL, &path)) != ERR_OK)
 		goto fail;
 	copy.file = path;
 	r = mapfile_read(path, &buf, &len, &st, &why);

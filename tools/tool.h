@@ -151,9 +151,19 @@ int enroll_print(const struct tool_opts *o);
 /* mapfile.c: safe reading and atomic rewriting of a mapping file. */
 typedef int (*mapfile_edit_fn)(
     void *arg, const char *buf, size_t len, char **out, size_t *out_len);
+/* The folders a run made for the per-user file (NULL: none), the outer
+ * first. */
+struct mapfile_made {
+	char *dirs[2];
+};
 /* home NULL: $XDG_CONFIG_HOME or $HOME (the invoking user's); else
- * home/.config (the user asuser.c works for). */
-int mapfile_default_path(const char *home, bool create_dir, char **out);
+ * home/.config (the user asuser.c works for). made not NULL: the
+ * folders are created when missing, and those made are recorded. */
+int mapfile_default_path(
+    const char *home, struct mapfile_made *made, char **out);
+/* Forget the folders made; with undo, remove them first (innermost
+ * first, only while empty: a failed --add leaves nothing behind). */
+void mapfile_made_done(struct mapfile_made *made, bool undo);
 int mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
     const char **why);
 int mapfile_check_dir(const char *path, const char **why);
@@ -180,8 +190,10 @@ int manage_remove(const struct tool_opts *o);
 /* Load the user's credentials (safefile_read + authfile_find). */
 int manage_load(const struct tool_opts *o, const char *path,
     struct cred **creds, size_t *n);
-/* o->file, or the per-user default (folders made with create_dir). */
-int manage_path(const struct tool_opts *o, bool create_dir, char **path);
+/* o->file, or the per-user default (folders made and recorded in made,
+ * if not NULL: mapfile_default_path). */
+int manage_path(
+    const struct tool_opts *o, struct mapfile_made *made, char **path);
 /* authfile_find with a message naming path and the bad line. */
 int manage_find(const struct tool_opts *o, const char *path, const char *buf,
     size_t len, struct cred **creds, size_t *n);

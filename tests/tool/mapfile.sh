@@ -209,6 +209,18 @@ run --timeout 5 --device "unix:$WORK/lazy.sock" -u alice \
     --add "$WORK/nodir/map"
 [ "$RC" -eq 4 ] && [ ! -e "$WORK/nodir" ] && ! grep -q touch "$WORK/err"
 ok $? "--add into a missing folder fails (exit 4) before asking for a touch"
+# A failed --add to the default file takes back the folders it made
+# (not those that were there before).
+mkdir -p "$WORK/fresh" "$WORK/half/.config"
+HOME="$WORK/fresh" XDG_CONFIG_HOME="" run --timeout 1 \
+    --device "unix:$WORK/lazy.sock" --add
+[ "$RC" -ne 0 ] && [ -z "$(ls -A "$WORK/fresh")" ]
+ok $? "a failed --add leaves no empty ~/.config/Yubico behind"
+HOME="$WORK/half" XDG_CONFIG_HOME="" run --timeout 1 \
+    --device "unix:$WORK/lazy.sock" --add
+[ "$RC" -ne 0 ] && [ -d "$WORK/half/.config" ] &&
+    [ -z "$(ls -A "$WORK/half/.config")" ]
+ok $? "a failed --add keeps a ~/.config that was there"
 mkdir "$WORK/open"
 chmod 777 "$WORK/open"
 run --timeout 5 --device "unix:$WORK/lazy.sock" -u alice \
