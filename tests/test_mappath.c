@@ -68,8 +68,10 @@ user_policy(void)
 	T_EQ_INT(pol.max_size, MAPPATH_USER_MAX);
 	T_EQ_INT(pol.follow_own, 1);
 	T_TRUE(pol.note == &note);
-	/* no such group: not a private group, fail closed */
-	T_EQ_INT(pol.group_ok, 0);
+	/* no such user or group: not alone, fail closed */
+	T_TRUE(pol.group_alone != NULL && pol.group_arg == &pw);
+	T_TRUE(!pol.group_alone(pol.group_arg, 4242));
+	T_TRUE(!pol.group_alone(pol.group_arg, 4243));
 	mappath_user_policy(&pw, false, &pol, NULL);
 	T_EQ_INT(pol.follow_own, 0);
 }

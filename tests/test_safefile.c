@@ -284,8 +284,25 @@ test_follow_own(void)
 	cleanup();
 }
 
-/* group_ok: group-writable only for the given (private) group, with a
- * note; world-writable never. */
+/* group_alone: asked, with the file's group, only for a group-writable
+ * file; group write accepted (with a note) when it says yes, refused
+ * when it says no or is not set; world-writable never. */
+static bool
+alone_answer(const void *arg, gid_t gid)
+{
+	const gid_t *want = arg;
+
+	return gid == *want;
+}
+
+static bool
+alone_never_asked(const void *arg, gid_t gid)
+{
+	(void)arg;
+	(void)gid;
+	abort();
+}
+
 static void
 test_private_group(void)
 {
@@ -293,19 +310,28 @@ test_private_group(void)
 	const char *why = NULL, *note = NULL;
 	char *buf = NULL;
 	size_t len = 0;
+	gid_t want = getegid();
 
 	fresh_dir();
 	pol.note = &note;
+	make_file("n", "u:\n", 3, 0644);
+	pol.group_alone = alone_never_asked; /* not group-writable */
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
+	free(buf);
 	make_file("g", "u:\n", 3, 0664);
-	pol.group_ok = 1;
-	pol.group_gid = getegid();
+	pol.group_alone = NULL;
+	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	pol.group_alone = alone_answer;
+	pol.group_arg = &want;
 	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_OK);
 	T_EQ_STR(note, SAFEFILE_NOTE_GROUP);
 	free(buf);
-	pol.group_gid = getegid() + 1;
+	want = getegid() + 1;
 	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);
-	T_EQ_STR(why, "is group- or world-writable");
-	pol.group_gid = getegid();
+	T_EQ_STR(why, SAFEFILE_WHY_GROUP);
+	T_TRUE(strstr(why, "chmod g-w") != NULL);
+	want = getegid();
 	make_file("o", "u:\n", 3, 0666);
 	why = NULL;
 	T_EQ_ERR(safefile_read(path, &pol, &buf, &len, &why), ERR_FILE_UNSAFE);

@@ -143,6 +143,7 @@ fail:
 int
 manage_add(const struct tool_opts *o)
 {
+	struct mapfile_made made = {{NULL, NULL}};
 	struct edit_ctx c;
 	struct cred cred;
 	const char *why = NULL;
@@ -151,7 +152,8 @@ manage_add(const struct tool_opts *o)
 
 	memset(&c, 0, sizeof(c));
 	memset(&cred, 0, sizeof(cred));
-	if ((r = manage_path(o, o->file == NULL, &path)) != ERR_OK)
+	if ((r = manage_path(o, o->file == NULL ? &made : NULL, &path)) !=
+	    ERR_OK)
 		goto fail;
 	c.o = o;
 	c.path = path;
@@ -171,6 +173,7 @@ manage_add(const struct tool_opts *o)
 	tool_msg("added credential %zu for %s to %s", c.count, o->user, path);
 fail:
 	dev_close_all(c.devs, c.ndevs);
+	mapfile_made_done(&made, r != ERR_OK);
 	free(path);
 	free(text);
 	cred_clear(&cred);

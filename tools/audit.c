@@ -142,7 +142,7 @@ audit_user(struct tool_opts *o, const struct passwd *pw)
 	 * invoking user's HOME or XDG_CONFIG_HOME. */
 	if (o->as.home == NULL && (o->as.home = strdup(pw->pw_dir)) == NULL)
 		return AUDIT_CANNOT;
-	if (manage_path(o, false, &path) != ERR_OK) {
+	if (manage_path(o, NULL, &path) != ERR_OK) {
 		audit_say(
 		    pw, "cannot check", pw->pw_dir, "no mapping file path");
 		return AUDIT_CANNOT;

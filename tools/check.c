@@ -110,7 +110,7 @@ check_run(const struct tool_opts *o)
 	/* No FILE and the configuration's authcmd=: the module's route. */
 	if (o->file == NULL && o->cf.authcmd != NULL)
 		r = checkcmd_load(o, &creds, &n);
-	else if ((r = manage_path(o, false, &path)) == ERR_OK)
+	else if ((r = manage_path(o, NULL, &path)) == ERR_OK)
 		r = manage_load(o, path, &creds, &n);
 	if (r != ERR_OK)
 		goto fail;

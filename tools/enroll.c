@@ -466,9 +466,10 @@ enroll_print(const struct tool_opts *o)
 		r = tool_ldif_change(o->dn,
 		    o->attribute != NULL ? o->attribute : TOOL_LDIF_ATTR, text,
 		    &line);
-	else if (o->passkey)
-		line = strdup(text);
-	else if (asprintf(&line, "%s:%s", o->nouser ? "" : o->user, text) < 0)
+	else if (o->passkey) { /* a value for directory tools: a line */
+		if (asprintf(&line, "%s\n", text) < 0)
+			line = NULL;
+	} else if (asprintf(&line, "%s:%s", o->nouser ? "" : o->user, text) < 0)
 		line = NULL;
 	if (r != ERR_OK) {
 		tool_msg("cannot write the LDIF change: %s", err_str(r));

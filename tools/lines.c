@@ -42,29 +42,65 @@ join(const struct seg *s, size_t nseg, char **out, size_t *out_len)
 	return ERR_OK;
 }
 
-/* The user's last line "user:...", if any. */
+/* Is the line buf[pos..end) the user's ("user:..." not a comment)? */
 static bool
-find_last(const char *buf, size_t len, const char *user, struct span *sp)
+is_users(const char *buf, size_t pos, size_t end, const char *user, size_t ulen)
 {
-	size_t ulen = strlen(user), pos = 0, end, next;
-	const char *nl;
-	bool found = false;
+	return end - pos > ulen && memcmp(buf + pos, user, ulen) == 0 &&
+	    buf[pos + ulen] == ':' && buf[pos] != '#';
+}
 
+/* Walk the user's lines: *sp gets the last, *count their number, and
+ * *before (if not NULL) the line number, from 1, of the one before the
+ * last (0 for none). */
+static bool
+walk_users(const char *buf, size_t len, const char *user, struct span *sp,
+    size_t *count, size_t *before)
+{
+	size_t ulen = strlen(user), pos = 0, end, next, no = 0, last = 0;
+	const char *nl;
+
+	*count = 0;
+	if (before != NULL)
+		*before = 0;
 	while (pos < len) {
+		no++;
 		nl = memchr(buf + pos, '\n', len - pos);
 		end = nl != NULL ? (size_t)(nl - buf) : len;
 		next = nl != NULL ? end + 1 : len;
-		if (end - pos > ulen && memcmp(buf + pos, user, ulen) == 0 &&
-		    buf[pos + ulen] == ':' && buf[pos] != '#') {
+		if (is_users(buf, pos, end, user, ulen)) {
 			sp->start = pos;
 			sp->end =
 			    end > pos && buf[end - 1] == '\r' ? end - 1 : end;
 			sp->next = next;
-			found = true;
+			if (before != NULL)
+				*before = last;
+			last = no;
+			(*count)++;
 		}
 		pos = next;
 	}
-	return found;
+	return *count > 0;
+}
+
+/* The user's last line "user:...", if any. */
+static bool
+find_last(const char *buf, size_t len, const char *user, struct span *sp)
+{
+	size_t count;
+
+	return walk_users(buf, len, user, sp, &count, NULL);
+}
+
+size_t
+lines_user_lines(
+    const char *buf, size_t len, const char *user, size_t *before_last)
+{
+	struct span sp;
+	size_t count;
+
+	(void)walk_users(buf, len, user, &sp, &count, before_last);
+	return count;
 }
 
 /* Append ":cred" to the user's last line, or add "user:cred\n". */

@@ -17,14 +17,14 @@
 #include "tool.h"
 
 int
-manage_path(const struct tool_opts *o, bool create_dir, char **path)
+manage_path(const struct tool_opts *o, struct mapfile_made *made, char **path)
 {
 	int r;
 
 	if (o->file == NULL) {
 		r = config_authfile(o, path);
 		if (r == ERR_NOT_FOUND)
-			r = mapfile_default_path(o->as.home, create_dir, path);
+			r = mapfile_default_path(o->as.home, made, path);
 		return r;
 	}
 	return (*path = strdup(o->file)) == NULL ? ERR_NOMEM : ERR_OK;
@@ -147,7 +147,7 @@ manage_list(const struct tool_opts *o)
 	size_t n = 0, i;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK ||
+	if ((r = manage_path(o, NULL, &path)) != ERR_OK ||
 	    (r = manage_load(o, path, &creds, &n)) != ERR_OK)
 		goto fail;
 	for (i = 0; i < n; i++)
@@ -171,10 +171,8 @@ removed_ok(const char *buf, size_t len, const char *user,
 	int r;
 
 	r = authfile_find(buf, len, user, &now, &m, &bad);
-	if (n == 1)
-		ok = r == ERR_NOT_FOUND ||
-		    (r == ERR_OK &&
-			(m == 0 || !manage_same_cred(&now[m - 1], &old[0])));
+	if (n == 1) /* none left: no older line may show through */
+		ok = r == ERR_NOT_FOUND || (r == ERR_OK && m == 0);
 	else {
 		ok = r == ERR_OK && m == n - 1;
 		for (i = 0; ok && i < m; i++)
@@ -183,6 +181,24 @@ removed_ok(const char *buf, size_t len, const char *user,
 	}
 	cred_free_list(now, m);
 	return ok;
+}
+
+/* Removing the only credential of the user's last line deletes that
+ * line: an older line of the user, ignored until then, would become the
+ * one the module reads. Refused, naming it. */
+static bool
+remove_shadowed(
+    const struct tool_opts *o, const char *buf, size_t len, size_t n)
+{
+	size_t before = 0;
+
+	if (n != 1 || lines_user_lines(buf, len, o->user, &before) < 2)
+		return false;
+	tool_msg("%s: removing %s's only credential would delete the last "
+		 "line for %s and make an older one (line %zu) count again; "
+		 "delete %s's older lines from the file first",
+	    o->file, o->user, o->user, before, o->user);
+	return true;
 }
 
 static int
@@ -199,6 +215,10 @@ remove_edit(void *arg, const char *buf, size_t len, char **out, size_t *out_len)
 		tool_msg("%s has %zu credential%s; there is no number %zu",
 		    o->user, n, n == 1 ? "" : "s", o->remove_index);
 		r = ERR_NOT_FOUND;
+		goto fail;
+	}
+	if (remove_shadowed(o, buf, len, n)) {
+		r = ERR_DENIED; /* refused: exit 1 */
 		goto fail;
 	}
 	r = lines_remove_cred(buf, len, o->user, o->remove_index, out, out_len);
@@ -224,7 +244,7 @@ manage_remove(const struct tool_opts *o)
 	size_t len = 0;
 	int r;
 
-	if ((r = manage_path(o, false, &path)) != ERR_OK)
+	if ((r = manage_path(o, NULL, &path)) != ERR_OK)
 		goto fail;
 	copy.file = path;
 	r = mapfile_read(path, &buf, &len, &st, &why);

@@ -31,21 +31,41 @@ env(const char *name)
 #endif
 }
 
+/* Make the folder if missing; *slot takes its path when we made it. */
 static int
-make_dir(const char *path)
+make_dir(char **path, char **slot)
 {
-	if (mkdir(path, 0700) == 0 || errno == EEXIST)
+	if (mkdir(*path, 0700) == 0) {
+		*slot = *path;
+		*path = NULL;
 		return ERR_OK;
-	tool_msg("cannot create %s: %s", path, strerror(errno));
+	}
+	if (errno == EEXIST)
+		return ERR_OK;
+	tool_msg("cannot create %s: %s", *path, strerror(errno));
 	return ERR_FILE;
+}
+
+void
+mapfile_made_done(struct mapfile_made *made, bool undo)
+{
+	size_t i;
+
+	for (i = 2; i-- > 0;) {
+		if (undo && made->dirs[i] != NULL)
+			(void)rmdir(made->dirs[i]); /* only if still empty */
+		free(made->dirs[i]);
+		made->dirs[i] = NULL;
+	}
 }
 
 /* The module's per-user default (common/mapping/mappath.c) for the
  * invoking user ($XDG_CONFIG_HOME, $HOME or the passwd entry) or for
  * user_home (another user's: their passwd home, never our environment);
- * with create_dir, the folders are made (mode 0700) when missing. */
+ * with made, the folders are made (mode 0700) when missing. */
 int
-mapfile_default_path(const char *user_home, bool create_dir, char **out)
+mapfile_default_path(
+    const char *user_home, struct mapfile_made *made, char **out)
 {
 	const char *xdg = env("XDG_CONFIG_HOME"), *home = env("HOME");
 	struct passwd *pw;
@@ -69,10 +89,12 @@ mapfile_default_path(const char *user_home, bool create_dir, char **out)
 	/* With an absolute XDG_CONFIG_HOME, home is not used. */
 	r = mappath_default(home != NULL && home[0] == '/' ? home : "/", xdg,
 	    false, out, &used, &base, &dir);
-	if (r == ERR_OK && create_dir &&
-	    ((r = make_dir(base)) != ERR_OK || (r = make_dir(dir)) != ERR_OK)) {
+	if (r == ERR_OK && made != NULL &&
+	    ((r = make_dir(&base, &made->dirs[0])) != ERR_OK ||
+		(r = make_dir(&dir, &made->dirs[1])) != ERR_OK)) {
 		free(*out);
 		*out = NULL;
+		mapfile_made_done(made, true);
 	}
 	free(base);
 	free(dir);
@@ -318,7 +340,8 @@ check_dir(const char *dir, const char **why)
 	else if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
 	    (st.st_mode & S_ISVTX) == 0)
 		*why = "its folder is writable by group or others";
-	else if (access(dir, W_OK | X_OK) != 0) {
+	else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+		/* the effective ids: the user's under asuser.c, not root's */
 		*why = strerror(errno);
 		return ERR_FILE;
 	} else

@@ -192,9 +192,19 @@ int enroll_print(const struct tool_opts *o);
 /* mapfile.c: safe reading and atomic rewriting of a mapping file. */
 typedef int (*mapfile_edit_fn)(
     void *arg, const char *buf, size_t len, char **out, size_t *out_len);
+/* The folders a run made for the per-user file (NULL: none), the outer
+ * first. */
+struct mapfile_made {
+	char *dirs[2];
+};
 /* home NULL: $XDG_CONFIG_HOME or $HOME (the invoking user's); else
- * home/.config (the user asuser.c works for). */
-int mapfile_default_path(const char *home, bool create_dir, char **out);
+ * home/.config (the user asuser.c works for). made not NULL: the
+ * folders are created when missing, and those made are recorded. */
+int mapfile_default_path(
+    const char *home, struct mapfile_made *made, char **out);
+/* Forget the folders made; with undo, remove them first (innermost
+ * first, only while empty: a failed --add leaves nothing behind). */
+void mapfile_made_done(struct mapfile_made *made, bool undo);
 int mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
     const char **why);
 int mapfile_check_dir(const char *path, const char **why);
@@ -206,6 +216,11 @@ int lines_add_cred(const char *buf, size_t len, const char *user,
     const char *cred, char **out, size_t *out_len);
 int lines_remove_cred(const char *buf, size_t len, const char *user,
     size_t index, char **out, size_t *out_len);
+/* How many lines are the user's (those the two above look at; only the
+ * last one counts for the module). *before_last: the line number, from
+ * 1, of the one before the last, or 0. */
+size_t lines_user_lines(
+    const char *buf, size_t len, const char *user, size_t *before_last);
 
 /* add.c: --add. */
 int manage_add(const struct tool_opts *o);
@@ -221,8 +236,10 @@ void manage_policy(
 /* Load the user's credentials (safefile_read + authfile_find). */
 int manage_load(const struct tool_opts *o, const char *path,
     struct cred **creds, size_t *n);
-/* o->file, or the per-user default (folders made with create_dir). */
-int manage_path(const struct tool_opts *o, bool create_dir, char **path);
+/* o->file, or the per-user default (folders made and recorded in made,
+ * if not NULL: mapfile_default_path). */
+int manage_path(
+    const struct tool_opts *o, struct mapfile_made *made, char **path);
 /* authfile_find with a message naming path and the bad line. */
 int manage_find(const struct tool_opts *o, const char *path, const char *buf,
     size_t len, struct cred **creds, size_t *n);

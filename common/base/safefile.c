@@ -21,19 +21,22 @@
 #define SF_WHY_LINK_OWNER "is a symbolic link to a file of another user"
 #define SF_FLAGS (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 
-/* Group-writable: only for the allowed private group (then noted).
- * World-writable: never. */
+/* Group-writable: only when group_alone says the group is the user's
+ * alone (then noted). World-writable: never. */
 static int
 check_mode(const struct stat *st, const struct safefile_policy *pol,
     int *group_note, const char **why)
 {
+	*group_note = (st->st_mode & S_IWGRP) != 0;
 	if ((st->st_mode & S_IWOTH) != 0 ||
-	    ((st->st_mode & S_IWGRP) != 0 &&
-		(!pol->group_ok || st->st_gid != pol->group_gid))) {
+	    (*group_note && pol->group_alone == NULL)) {
 		*why = SF_WHY_MODE;
 		return ERR_FILE_UNSAFE;
 	}
-	*group_note = (st->st_mode & S_IWGRP) != 0;
+	if (*group_note && !pol->group_alone(pol->group_arg, st->st_gid)) {
+		*why = SAFEFILE_WHY_GROUP;
+		return ERR_FILE_UNSAFE;
+	}
 	return ERR_OK;
 }
 

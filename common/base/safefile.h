@@ -5,6 +5,7 @@
 #ifndef PU_SAFEFILE_H
 #define PU_SAFEFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -15,16 +16,21 @@ struct safefile_policy {
 	 * privileges (pam-u2f 1.4 compatibility); zero for the strict
 	 * rules above. follow_own: a symbolic link (last component) is
 	 * followed, but only to a regular file owned by `owner` itself
-	 * (not root). group_ok: group-writable is accepted when the
-	 * file's group is group_gid (the caller checked that it is the
-	 * user's private group); world-writable never is. note, if not
-	 * NULL: set on success to NULL or to a warning for the log (a
-	 * static string: SAFEFILE_NOTE_*). */
+	 * (not root). group_alone, if set: asked only for a group-writable
+	 * file, with the file's group; true accepts the group write (the
+	 * group is the user's alone: usergroup_alone), false refuses the
+	 * file (SAFEFILE_WHY_GROUP). Not set: group-writable is refused.
+	 * World-writable never is accepted. note, if not NULL: set on
+	 * success to NULL or to a warning for the log (a static string:
+	 * SAFEFILE_NOTE_*). */
 	int follow_own;
-	int group_ok;
-	gid_t group_gid;
+	bool (*group_alone)(const void *arg, gid_t gid);
+	const void *group_arg;
 	const char **note;
 };
+#define SAFEFILE_WHY_GROUP                                                     \
+	"is group-writable, and its group is not a private group of the "      \
+	"user alone (chmod g-w it)"
 #define SAFEFILE_NOTE_LINK "is a symbolic link to a file of the user"
 #define SAFEFILE_NOTE_GROUP "is writable by the user's private group"
 #define SAFEFILE_NOTE_BOTH                                                     \
@@ -38,11 +44,11 @@ struct safefile_policy {
 /* *why (why may be NULL) is NULL or one of "is a symbolic link", "is not
  * a regular file", "is owned by another user", "is group- or
  * world-writable", "is too large", "is a symbolic link to a file of
- * another user" (follow_own). A file that grows past max_size while
- * being read is ERR_TOO_BIG. O_NOFOLLOW covers the last path component
- * only: callers reading a user's file drop privileges first (and must
- * have, to set follow_own). *buf is
- * malloc'd (free it; contents are wiped when we reallocate). */
+ * another user" (follow_own), SAFEFILE_WHY_GROUP (group_alone). A file that
+ * grows past max_size while being read is ERR_TOO_BIG. O_NOFOLLOW covers the
+ * last path component only: callers reading a user's file drop privileges first
+ * (and must have, to set follow_own). *buf is malloc'd (free it; contents are
+ * wiped when we reallocate). */
 int safefile_read(const char *path, const struct safefile_policy *pol,
     char **buf, size_t *len, const char **why);
 

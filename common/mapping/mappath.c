@@ -55,6 +55,13 @@ fail:
 	return r;
 }
 
+/* safefile's group_alone: arg is the user's passwd entry. */
+static bool
+mappath_group_alone(const void *arg, gid_t gid)
+{
+	return usergroup_alone(arg, gid);
+}
+
 void
 mappath_user_policy(const struct passwd *pw, bool follow,
     struct safefile_policy *pol, const char **note)
@@ -64,5 +71,6 @@ mappath_user_policy(const struct passwd *pw, bool follow,
 	pol->max_size = MAPPATH_USER_MAX;
 	pol->note = note;
 	pol->follow_own = follow;
-	pol->group_ok = usergroup_private(pw, &pol->group_gid);
+	pol->group_alone = mappath_group_alone;
+	pol->group_arg = pw;
 }

@@ -28,7 +28,10 @@ int mappath_default(const char *home, const char *xdg, bool ssh, char **out,
  * owned by pw, at most MAPPATH_USER_MAX bytes, and pam-u2f 1.4's two
  * allowances: a symbolic link to the user's own file (only while the
  * process runs as the user: follow) and group write by the user's
- * private group. note gets the warning to log, if any. */
+ * private group, when pw is provably its only member (usergroup_alone:
+ * a walk of the passwd and group databases, done only for a
+ * group-writable file). pw must outlive the policy. note gets the
+ * warning to log, if any. */
 void mappath_user_policy(const struct passwd *pw, bool follow,
     struct safefile_policy *pol, const char **note);
 

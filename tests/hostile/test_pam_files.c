@@ -514,7 +514,8 @@ test_compat_group_writable(void)
 {
 	struct rig g;
 	struct mt_conv cv;
-	char keys[300], central[300], args[600], *line = NULL, *cline = NULL;
+	char keys[300], central[300], args[600], more[128];
+	char *line = NULL, *cline = NULL;
 
 	if (!mt.root) {
 		printf("# needs root (file owners and groups)\n");
@@ -536,7 +537,7 @@ test_compat_group_writable(void)
 	T_EQ_INT(chown(keys, mt.alice.uid, MT_GID_STAFF), 0);
 	mt_write(mt.debug, "", 0, NULL, 0600);
 	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTH_ERR);
-	T_TRUE(mt_debug_has("is group- or world-writable"));
+	T_TRUE(mt_debug_has("not a private group of the user alone"));
 	/* World-writable, private group or not. */
 	write_as(keys, line, &mt.alice, 0666);
 	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTH_ERR);
@@ -544,6 +545,21 @@ test_compat_group_writable(void)
 	mt_keys_path(&mt.carol, central, sizeof(central));
 	write_as(central, cline, &mt.carol, 0664);
 	T_EQ_INT(mt_auth("gw", "carol", &cv), PAM_AUTH_ERR);
+	/* alice's private group, with members its entry does not list:
+	 * mallory, by primary gid, then bob, through a second entry with
+	 * the same number. Either could put a key of theirs in her file. */
+	write_as(keys, line, &mt.alice, 0664);
+	snprintf(more, sizeof(more), "mallory:x:4714:%u:M:/:/bin/sh\n",
+	    (unsigned)mt.alice.gid);
+	mt_nss_more(more, "");
+	mt_write(mt.debug, "", 0, NULL, 0600);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTH_ERR);
+	T_TRUE(mt_debug_has("not a private group of the user alone"));
+	snprintf(
+	    more, sizeof(more), "alice2:x:%u:bob\n", (unsigned)mt.alice.gid);
+	mt_nss_more("", more);
+	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_AUTH_ERR);
+	mt_nss_more("", "");
 	/* A central file: root's rules, no group write at all. */
 	snprintf(central, sizeof(central), "%s/central_gw", mt.dir);
 	write_as(central, line, NULL, 0664);

@@ -76,31 +76,63 @@ mt_user_init(struct mt_user *u, const char *name, uid_t root_uid)
 	mt_mkdir(p, u, 0755);
 }
 
+/* Write an nss_wrapper file: a rewrite gets the old mtime plus one
+ * second (nss_wrapper reloads a file whose mtime changed; two rewrites
+ * in one second would look the same). */
 static void
-mt_users_files(void)
+mt_write_nss(const char *path, const char *text, size_t len)
 {
-	char path[300], text[2048];
+	struct timespec ts[2] = {{0, 0}, {0, 0}};
+	struct stat st;
+	bool had = stat(path, &st) == 0;
+
+	mt_write(path, text, len, NULL, 0644);
+	if (!had)
+		return;
+	ts[0].tv_sec = ts[1].tv_sec = st.st_mtime + 1;
+	if (utimensat(AT_FDCWD, path, ts, 0) != 0)
+		mt_die(path);
+}
+
+/* passwd and group for nss_wrapper, each with more lines at its end. */
+static void
+mt_users_files_more(const char *pw_more, const char *gr_more)
+{
+	char path[300], text[4096];
 	int n;
 
 	n = snprintf(text, sizeof(text),
 	    "root:x:0:0:root:/root:/bin/sh\n"
 	    "alice:x:%u:%u:Alice:%s:/bin/sh\n"
 	    "bob:x:%u:%u:Bob:%s:/bin/sh\n"
-	    "carol:x:%u:%u:Carol:%s:/bin/sh\n",
+	    "carol:x:%u:%u:Carol:%s:/bin/sh\n%s",
 	    (unsigned)mt.alice.uid, (unsigned)mt.alice.gid, mt.alice.home,
 	    (unsigned)mt.bob.uid, (unsigned)mt.bob.gid, mt.bob.home,
-	    (unsigned)mt.carol.uid, (unsigned)mt.carol.gid, mt.carol.home);
+	    (unsigned)mt.carol.uid, (unsigned)mt.carol.gid, mt.carol.home,
+	    pw_more);
 	snprintf(path, sizeof(path), "%s/passwd", mt.dir);
-	mt_write(path, text, (size_t)n, NULL, 0644);
+	mt_write_nss(path, text, (size_t)n);
 	/* alice's and bob's groups are private; carol's has bob in it too;
 	 * staff is shared. */
 	n = snprintf(text, sizeof(text),
 	    "root:x:0:\nalice:x:%u:\n"
-	    "bob:x:%u:\ncarol:x:%u:bob\nstaff:x:%u:alice,bob\n",
+	    "bob:x:%u:\ncarol:x:%u:bob\nstaff:x:%u:alice,bob\n%s",
 	    (unsigned)mt.alice.gid, (unsigned)mt.bob.gid,
-	    (unsigned)mt.carol.gid, (unsigned)MT_GID_STAFF);
+	    (unsigned)mt.carol.gid, (unsigned)MT_GID_STAFF, gr_more);
 	snprintf(path, sizeof(path), "%s/group", mt.dir);
-	mt_write(path, text, (size_t)n, NULL, 0644);
+	mt_write_nss(path, text, (size_t)n);
+}
+
+static void
+mt_users_files(void)
+{
+	mt_users_files_more("", "");
+}
+
+void
+mt_nss_more(const char *pw_more, const char *gr_more)
+{
+	mt_users_files_more(pw_more, gr_more);
 }
 
 static void

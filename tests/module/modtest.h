@@ -79,6 +79,11 @@ bool mt_debug_has(const char *needle);
 /* Lines of the debug file holding needle. */
 size_t mt_debug_count(const char *needle);
 
+/* Rewrite nss_wrapper's passwd and group with these lines (each ending
+ * in a newline, or "") after the usual users and groups; ("", "") puts
+ * them back. In the re-executed process (the module sees it at once). */
+void mt_nss_more(const char *pw_more, const char *gr_more);
+
 /* Write text (len bytes) to path, owned by u (root if NULL), mode. */
 void mt_write(const char *path, const char *text, size_t len,
     const struct mt_user *u, mode_t mode);

@@ -89,6 +89,20 @@ asroot $DEV -u bob --add
     "$WORK/err"
 ok $? "a home bob cannot write: refused (exit 4), saying why"
 
+# bob's folder exists but is root's 0755: root could write there, bob
+# cannot. The check before the touch tests bob's (effective) ids, not
+# root's real ones (faccessat AT_EACCESS): refused before any touch.
+chown 4712:4712 "$WORK/home/bob"
+mkdir -p "$WORK/home/bob/.config/Yubico"
+chown 4712:4712 "$WORK/home/bob/.config"
+token bt --presence now || exit 1
+asroot --device "unix:$WORK/bt.sock" -u bob --add
+[ "$RC" -eq 4 ] && [ -z "$(ls -A "$WORK/home/bob/.config/Yubico")" ] &&
+    grep -q "refusing $WORK/home/bob/.config/Yubico/u2f_keys: Permission" \
+    "$WORK/err" && ! grep -q touch "$WORK/err"
+ok $? "a folder bob cannot write: refused before the touch"
+diag "$(cat "$WORK/err")"
+
 asroot $DEV -u nosuchuser --add
 [ "$RC" -eq 1 ] && grep -q 'no user nosuchuser on this system' "$WORK/err"
 ok $? "an unknown user: refused, saying so"

@@ -66,6 +66,10 @@ for t in ES256 EDDSA RS256; do
 	    "/mnt/data/fmt.$t"
 	ok $? "pamu2fcfg --format=passkey -t $t prints a passkey: value"
 done
+# One line, ended by a newline like LDIF (the pam-u2f line has none).
+[ "$(wc -l < /mnt/data/fmt.ES256)" -eq 1 ] &&
+    [ "$(tail -c 1 /mnt/data/fmt.ES256 | od -An -tx1 | tr -d ' ')" = 0a ]
+ok $? "pamu2fcfg --format=passkey ends its value with a newline"
 printf '# nobody else here\nbob:\n' >/mnt/data/none
 chmod 644 /mnt/data/*
 

@@ -47,11 +47,15 @@ ok $? "--add refuses the symlinked default file (exit 4)"
 rm "$d/u2f_keys"
 mv "$WORK/dotfile_keys" "$d/u2f_keys"
 # Group-writable: accepted (warning) only for the user's private group
-# (named after the user, no other member), as by the module.
+# (named after the user, no other member, listed or by primary gid), as
+# by the module (tests/module/test_modfile.c has the hermetic cases).
 chmod 664 "$d/u2f_keys"
 HOME="$WORK/home" XDG_CONFIG_HOME="" run --list
 if [ "$(id -gn)" = "$ME" ] &&
-    getent group "$ME" | grep -Eq "^[^:]*:[^:]*:[0-9]+:($ME)?\$"; then
+    [ "$(getent group | awk -F: -v g="$(id -g)" -v u="$ME" \
+	'$3 == g && $4 != "" && $4 != u' | wc -l)" -eq 0 ] &&
+    [ "$(getent passwd | awk -F: -v g="$(id -g)" -v u="$ME" \
+	'$4 == g && $1 != u' | wc -l)" -eq 0 ]; then
 	[ "$RC" -eq 0 ] && grep -q "private group" "$WORK/err"
 	ok $? "--list: a file writable by the user's private group, warning"
 else
@@ -147,6 +151,21 @@ ok $? "every other line survives --remove byte for byte"
 run -u alice --remove 1 "$WORK/missing"
 [ "$RC" -eq 4 ] && [ ! -e "$WORK/missing" ]
 ok $? "--remove on a missing file: exit 4, nothing created"
+# The module reads the user's last line only. Removing the only
+# credential there would delete the line and bring an older one (with a
+# key refused until then) back: refused, the file unchanged.
+run $DEV -u alice --add "$WORK/shadow1"
+expect 0 "an old line for alice (first key)"
+run $ODEV -u alice --add "$WORK/shadow2"
+expect 0 "a newer line for alice (second key)"
+{ cat "$WORK/shadow1"; echo '# newer:'; cat "$WORK/shadow2"; } \
+    > "$WORK/shadow"
+chmod 600 "$WORK/shadow"
+cp "$WORK/shadow" "$WORK/shadow.before"
+run -u alice --remove 1 "$WORK/shadow"
+[ "$RC" -eq 1 ] && cmp -s "$WORK/shadow" "$WORK/shadow.before" &&
+    grep -q "older one (line 1) count again" "$WORK/err"
+ok $? "--remove refuses to bring back alice's older line (line 1)"
 
 # Unsafe mapping files are refused before any key is asked for.
 printf 'alice:\n' > "$WORK/real"
@@ -190,6 +209,18 @@ run --timeout 5 --device "unix:$WORK/lazy.sock" -u alice \
     --add "$WORK/nodir/map"
 [ "$RC" -eq 4 ] && [ ! -e "$WORK/nodir" ] && ! grep -q touch "$WORK/err"
 ok $? "--add into a missing folder fails (exit 4) before asking for a touch"
+# A failed --add to the default file takes back the folders it made
+# (not those that were there before).
+mkdir -p "$WORK/fresh" "$WORK/half/.config"
+HOME="$WORK/fresh" XDG_CONFIG_HOME="" run --timeout 1 \
+    --device "unix:$WORK/lazy.sock" --add
+[ "$RC" -ne 0 ] && [ -z "$(ls -A "$WORK/fresh")" ]
+ok $? "a failed --add leaves no empty ~/.config/Yubico behind"
+HOME="$WORK/half" XDG_CONFIG_HOME="" run --timeout 1 \
+    --device "unix:$WORK/lazy.sock" --add
+[ "$RC" -ne 0 ] && [ -d "$WORK/half/.config" ] &&
+    [ -z "$(ls -A "$WORK/half/.config")" ]
+ok $? "a failed --add keeps a ~/.config that was there"
 mkdir "$WORK/open"
 chmod 777 "$WORK/open"
 run --timeout 5 --device "unix:$WORK/lazy.sock" -u alice \

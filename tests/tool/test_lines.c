@@ -108,6 +108,26 @@ remove_errors(void)
 	T_TRUE(rm("#alice:A\n", "alice", 1, ERR_NOT_FOUND) == NULL);
 }
 
+/* The user's lines, and the one before the last (--remove refuses to
+ * make it live). Comments and other users' lines do not count. */
+static void
+user_lines(void)
+{
+	const char *t = "alice:A\n#alice:X\nalicex:Y\nbob:B\nalice:C\n";
+	size_t before = 99;
+
+	T_EQ_INT(lines_user_lines(t, strlen(t), "alice", &before), 2);
+	T_EQ_INT(before, 1);
+	T_EQ_INT(lines_user_lines(t, strlen(t), "bob", &before), 1);
+	T_EQ_INT(before, 0);
+	T_EQ_INT(lines_user_lines(t, strlen(t), "carol", &before), 0);
+	T_EQ_INT(before, 0);
+	t = "alice:A\r\nalice:B\r\nx\r\nalice:C";
+	T_EQ_INT(lines_user_lines(t, strlen(t), "alice", &before), 3);
+	T_EQ_INT(before, 2);
+	T_EQ_INT(lines_user_lines(t, strlen(t), "alice", NULL), 3);
+}
+
 TEST_MAIN(TEST(add_new_user), TEST(add_existing_line),
     TEST(add_user_prefix_and_comments), TEST(remove_middle_first_last),
-    TEST(remove_only_removes_line), TEST(remove_errors))
+    TEST(remove_only_removes_line), TEST(remove_errors), TEST(user_lines))
