@@ -17,44 +17,10 @@
 #include "cmdsource.h"
 #include "converse.h"
 #include "mapping/authcmd.h"
+#include "mapping/authcmd_user.h"
 #include "mapping/cmdout.h"
 
-#define CS_PWBUF (16 * 1024)
-#define CS_GROUPS_MAX 65536
 #define CS_MSG_MAX 512
-
-/* authcmd_user: its ids and groups, looked up here (in the child, only
- * system calls). Root, or a name without an account, is ERR_CONFIG. */
-struct runas {
-	uid_t uid;
-	gid_t gid;
-	gid_t *groups;
-	size_t ngroups;
-};
-
-static int
-runas_groups(const char *name, struct runas *ra)
-{
-	int n = 16;
-	gid_t *g = NULL, *ng;
-
-	for (;;) {
-		if ((ng = realloc(g, (size_t)n * sizeof(*g))) == NULL) {
-			free(g);
-			return ERR_NOMEM;
-		}
-		g = ng;
-		if (getgrouplist(name, ra->gid, g, &n) >= 0)
-			break;
-		if (n <= 0 || n > CS_GROUPS_MAX) {
-			free(g);
-			return ERR_SYSTEM;
-		}
-	}
-	ra->groups = g;
-	ra->ngroups = (size_t)n;
-	return ERR_OK;
-}
 
 /* authcmd_user names no account: the log and the user are told which
  * (sudo itself says only "Error in service module"). */
@@ -73,41 +39,38 @@ cs_no_user(const char *name, const struct debug *dbg)
 	return ERR_CONFIG;
 }
 
+/* authcmd_user's ids and groups (common/mapping/authcmd_user.h); every
+ * refusal is ERR_CONFIG, named in the log (a missing account to the
+ * user too). */
 static int
-runas_get(const char *name, const struct debug *dbg, struct runas *ra)
+runas_get(const char *name, const struct debug *dbg, struct authcmd_user *u)
 {
-	struct passwd pw, *res = NULL;
-	char *buf;
-	int e, r;
+	int e = 0, r;
 
-	memset(ra, 0, sizeof(*ra));
+	memset(u, 0, sizeof(*u));
 	if (name == NULL) {
 		debug_err(dbg,
 		    "authcmd= needs authcmd_user= (an unprivileged "
 		    "account to run it as)");
 		return ERR_CONFIG;
 	}
-	if ((buf = malloc(CS_PWBUF)) == NULL)
-		return ERR_NOMEM;
-	e = getpwnam_r(name, &pw, buf, CS_PWBUF, &res);
-	if (res == NULL && e == 0)
-		r = cs_no_user(name, dbg);
-	else if (res == NULL) {
-		debug_err(dbg, "authcmd_user=%s: %s", name, strerror(e));
-		r = ERR_CONFIG;
-	} else if (pw.pw_uid == 0) {
+	switch ((r = authcmd_user_get(name, u, &e))) {
+	case ERR_OK:
+	case ERR_NOMEM:
+		return r;
+	case ERR_NOT_FOUND:
+		return cs_no_user(name, dbg);
+	case ERR_PERM:
 		debug_err(dbg,
 		    "authcmd_user=%s: is root; authcmd never runs "
 		    "as root",
 		    name);
-		r = ERR_CONFIG;
-	} else {
-		ra->uid = pw.pw_uid;
-		ra->gid = pw.pw_gid;
-		r = runas_groups(name, ra);
+		return ERR_CONFIG;
+	default:
+		debug_err(dbg, "authcmd_user=%s: %s", name,
+		    e != 0 ? strerror(e) : err_str(r));
+		return ERR_CONFIG;
 	}
-	free(buf);
-	return r;
 }
 
 /* The command line and its checked executable. */
@@ -180,7 +143,7 @@ cs_run(const struct options *o, const struct passwd *pw,
 {
 	struct authcmd_result res;
 	struct authcmd_run rn;
-	struct runas ra;
+	struct authcmd_user ra;
 	char **argv = NULL;
 	int fd = -1, r;
 
@@ -208,7 +171,7 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	authcmd_argv_free(argv);
-	free(ra.groups);
+	authcmd_user_free(&ra);
 	return r;
 }
 

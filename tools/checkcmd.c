@@ -15,45 +15,38 @@
 
 #include "base/err.h"
 #include "mapping/authcmd.h"
+#include "mapping/authcmd_user.h"
 #include "mapping/cmdout.h"
 #include "tool.h"
 
-#define CC_GROUPS_MAX 65536
-
-/* authcmd_user's ids and groups into run; root or unknown is an error. */
+/* authcmd_user's ids and groups into run (common/mapping/authcmd_user.h,
+ * as the module looks them up); root or unknown is an error. */
 static int
-cc_runas(const struct tool_opts *o, struct authcmd_run *run, gid_t **groups)
+cc_runas(
+    const struct tool_opts *o, struct authcmd_run *run, struct authcmd_user *u)
 {
 	const char *name = o->cf.authcmd_user;
-	struct passwd *pw;
-	int n = 16;
+	int e = 0, r;
 
+	memset(u, 0, sizeof(*u));
 	if (name == NULL) {
 		tool_msg("authcmd needs authcmd_user (an unprivileged account "
 			 "to run it as) in %s",
 		    o->cf.conf != NULL ? o->cf.conf : conf_default_path());
 		return ERR_CONFIG;
 	}
-	if ((pw = getpwnam(name)) == NULL || pw->pw_uid == 0) {
+	if ((r = authcmd_user_get(name, u, &e)) != ERR_OK) {
 		tool_msg("authcmd_user %s: %s", name,
-		    pw == NULL ? "no such user"
-			       : "is root; authcmd never runs "
-				 "as root");
-		return ERR_CONFIG;
+		    r == ERR_NOT_FOUND  ? "no such user"
+			: r == ERR_PERM ? "is root; authcmd never runs as root"
+			: e != 0        ? strerror(e)
+					: err_str(r));
+		return r == ERR_NOMEM ? r : ERR_CONFIG;
 	}
-	run->uid = pw->pw_uid;
-	run->gid = pw->pw_gid;
-	for (*groups = NULL;;) {
-		free(*groups);
-		if ((*groups = calloc((size_t)n, sizeof(gid_t))) == NULL)
-			return ERR_NOMEM;
-		if (getgrouplist(name, run->gid, *groups, &n) >= 0)
-			break;
-		if (n <= 0 || n > CC_GROUPS_MAX)
-			return ERR_SYSTEM;
-	}
-	run->groups = *groups;
-	run->ngroups = (size_t)n;
+	run->uid = u->uid;
+	run->gid = u->gid;
+	run->groups = u->groups;
+	run->ngroups = u->ngroups;
 	if (geteuid() != 0 && getuid() != run->uid) {
 		tool_msg("--check with authcmd runs %s as %s: run it as root "
 			 "(sudo pamu2fcfg -u %s --check)",
@@ -118,7 +111,7 @@ checkcmd_load(const struct tool_opts *o, struct cred **creds, size_t *n)
 {
 	struct authcmd_result res;
 	struct authcmd_run run;
-	gid_t *groups = NULL;
+	struct authcmd_user u;
 	char **argv = NULL, *out = NULL;
 	size_t len = 0;
 	int fd = -1, r;
@@ -126,7 +119,7 @@ checkcmd_load(const struct tool_opts *o, struct cred **creds, size_t *n)
 	memset(&run, 0, sizeof(run));
 	memset(&res, 0, sizeof(res));
 	asuser_leave(o); /* the spawn needs root to take authcmd_user's ids */
-	if ((r = cc_runas(o, &run, &groups)) != ERR_OK ||
+	if ((r = cc_runas(o, &run, &u)) != ERR_OK ||
 	    (r = cc_open(o, &argv, &fd)) != ERR_OK)
 		goto fail;
 	run.argv = argv;
@@ -151,6 +144,6 @@ fail:
 		close(fd);
 	authcmd_argv_free(argv);
 	util_freezero(out, len);
-	free(groups);
+	authcmd_user_free(&u);
 	return r;
 }
