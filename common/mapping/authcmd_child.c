@@ -33,12 +33,20 @@
 #define AC_SYS_SETRESUID SYS_setresuid
 #endif
 
+/* glibc declares getrlimit's resource as __rlimit_resource_t (an enum
+ * under _GNU_SOURCE: clang's -Wsign-conversion refuses an int there). */
+#ifdef __GLIBC__
+typedef __rlimit_resource_t ac_res_t;
+#else
+typedef int ac_res_t;
+#endif
+
 /* The limits the command gets, whatever the caller of the host set
  * (a user running a setuid program chooses that program's limits): the
  * values sudo gives itself, the kernel's defaults for the rest, each
  * capped at init's hard limit (authcmd_limits). */
 static const struct {
-	int res;
+	ac_res_t res;
 	rlim_t soft, hard;
 } ac_limits[] = {
     {RLIMIT_AS, RLIM_INFINITY, RLIM_INFINITY},
@@ -142,7 +150,7 @@ rl_atleast(rlim_t a, rlim_t b)
 
 /* One limit of child_limits. */
 static int
-child_limit(int res, const struct rlimit *want)
+child_limit(ac_res_t res, const struct rlimit *want)
 {
 	struct rlimit rl;
 
