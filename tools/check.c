@@ -36,6 +36,8 @@ say_not_held(const struct tool_opts *o, const struct cred *creds, size_t n)
 
 	for (i = 0; i < n; i++) {
 		rp = (creds[i].flags & CRED_APPID) ? o->cf.appid : o->cf.origin;
+		if (rp == NULL)
+			continue;
 		if (first == NULL)
 			first = rp;
 		else if (strcmp(first, rp) != 0)

@@ -188,6 +188,7 @@ read_report(const struct ac_wait *w, struct authcmd_result *res)
 	ssize_t n;
 	int r;
 
+	memset(&rep, 0, sizeof(rep));
 	while (got < sizeof(rep)) {
 		if ((r = wait_readable(w->repfd, w->deadline)) != ERR_OK)
 			return r;
