@@ -12,7 +12,7 @@
 #      VM_RESULTS per-group console logs and results (default:
 #                 <source>/build/vm)
 #      VM_TIMEOUT seconds one boot may take (default 150)
-#      VM_BUDGET  seconds the whole run may take (default 420): a boot
+#      VM_BUDGET  seconds the whole run may take (default 900): a boot
 #                 gets at most what is left, a group that cannot start in
 #                 time is a "not ok"
 #      VM_JOBS    boots at a time (default: 2 if there are 2 CPUs or more)
@@ -24,7 +24,7 @@ build=${BUILD_DIR:-$top/build/gcc}
 results=${VM_RESULTS:-$top/build/vm}
 tmo=${VM_TIMEOUT:-150}
 t0=$(date +%s)
-deadline=$((t0 + ${VM_BUDGET:-420}))
+deadline=$((t0 + ${VM_BUDGET:-900}))
 n=0
 nfail=0
 
