@@ -40,7 +40,7 @@ AUTH_REPLY = bytes.fromhex(
 SW_OK = b"\x90\x00"
 PK = REG_REPLY[1:66]
 KH = REG_REPLY[67:67 + 64]
-ED_PK = bytes(range(1, 33))
+ED_PK = bytes([0]) + bytes(range(2, 33))  # a curve point (0x01..0x20 is none)
 RS_PK = bytes(range(256))
 
 
@@ -99,7 +99,7 @@ def passkey():
     with a mapping line as a command's output."""
     text = open(os.path.join(TOP, "tests", "passkeyfix.h")).read()
     text = re.sub(r'"\s*\\\n\s*"', "", text)
-    spkis = dict(re.findall(r'#define SPKI_(\w+) \\\n\s*"([^"]*)"', text))
+    spkis = dict(re.findall(r'#define SPKI_(\w+)\s*\\\n\s*"([^"]*)"', text))
     kh = b64(bytes(range(16)))
     for name, spki in sorted(spkis.items()):
         name = name.lower()
