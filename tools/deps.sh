@@ -4,7 +4,7 @@
 #   build  compile the module, pamu2fcfg and the LDAP helper
 #   demo   what tools/demo.sh needs: build, plus pamtester
 #   test   make check and tests/run.sh's stages (clang, valgrind, slapd,
-#          pcscd, vsmartcard, python3-fido2, ...: about 1.6 GB)
+#          pcscd, vsmartcard, python3-fido2, licensecheck, ...: about 1.6 GB)
 #   vm     tests/vm (qemu, the peers' tools; Debian's pam-u2f is fetched
 #          and unpacked by tools/debian-pam-u2f.sh, never installed)
 #   bench  bench/
@@ -29,7 +29,8 @@ build="autoconf automake libtool pkg-config make gcc libc6-dev
 demo="$build pamtester"
 test="clang python3-cryptography-vectors python3-fido2 libclang-rt-14-dev libu2f-host-dev mandoc libpam-wrapper libnss-wrapper
 	pamtester valgrind python3 xz-utils clang-tools cppcheck
-	slapd ldap-utils openssl pcscd vsmartcard-vpcd python3-pyscard"
+	slapd ldap-utils openssl pcscd vsmartcard-vpcd python3-pyscard
+	python3-debian licensecheck"
 vm="qemu-system-x86 busybox-static sudo fido2-tools u2f-host libfido2-1
 	openssh-client cpio kmod u2f-server pamtester xz-utils"
 bench="hyperfine valgrind strace libfido2-1 time slapd ldap-utils openssl"
