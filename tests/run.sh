@@ -43,6 +43,19 @@ one() {	# count one pass/fail for a named step
 	else failed=$((failed + 1)); log "FAILED: $2"; fi
 }
 
+# cpu_now: sets cpu to the CPU time (user + system, in seconds) of this
+# shell and of the children it has waited for: the part of a stage's time
+# that does not depend on the machine's load. (No $(...): a subshell
+# would count its own.)
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_now() {
+	local a
+	cpu=0
+	read -r -a a <"/proc/$BASHPID/stat" 2>/dev/null || return 0
+	# utime stime cutime cstime: fields 14-17 (the name has no space)
+	cpu=$(((a[13] + a[14] + a[15] + a[16]) / hz))
+}
+
 slow_first() {	# the test list, the longest-running ones first (make -j
 	# starts them in order; one started last would be the tail)
 	local t slow="tests/tool/nfc.sh tests/tool/multikey.sh tests/tool/resident.sh
@@ -117,12 +130,16 @@ stage_gcc_check() {
 . "$top/tests/hermetic.lib"
 trap 'exit 130' INT TERM
 
+t_all=$SECONDS
+cpu_now
+c_all=$cpu
 tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
 case " $stages " in *" vm "*|*" deb "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
 log "autogen"
 ./autogen.sh >/dev/null 2>&1 || { echo "autogen failed" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-for s in $stages; do
+run_stage() {	# run_stage NAME: one stage, counted in passed/failed
+	local s=$1 dir out rc p f files d
 	case $s in
 	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
 		--with-pcsclite --with-ldap ;;
@@ -147,6 +164,7 @@ for s in $stages; do
 		[ $rc -eq 0 ] || tail -40 "$top/build/distcheck.out" >&2
 		one $rc "make distcheck" ;;
 	format)
+		mkdir -p "$top/build"
 		files=$(git ls-files '*.c' '*.h' 2>/dev/null)
 		if [ -n "$files" ] && command -v clang-format >/dev/null; then
 			# shellcheck disable=SC2086
@@ -201,7 +219,7 @@ for s in $stages; do
 		rc=$?
 		[ $rc -eq 0 ] || tail -40 "$out" >&2
 		one $rc "dpkg-buildpackage -b (make check: stage gcc)"
-		[ $rc -eq 0 ] || continue
+		[ $rc -eq 0 ] || return
 		# byhand runs make install in build/gcc: bring it up to date
 		# here (after autogen, config.status would rerun under TCG)
 		make -C "$top/build/gcc" -s -j"$jobs" >>"$out" 2>&1
@@ -218,6 +236,33 @@ for s in $stages; do
 		log "deb: $p passed, $f failed" ;;
 	*) log "unknown stage $s"; one 1 "stage $s" ;;
 	esac
+}
+
+# Each stage's wall time and CPU time, logged as it ends and again as a
+# table before the last line (so that a stage's growth shows).
+cpu_now
+times_table=$(printf '%-10s %6d s %6d s' setup "$((SECONDS - t_all))" \
+    "$((cpu - c_all))")
+times_table="$times_table
+"
+for s in $stages; do
+	t_s=$SECONDS
+	cpu_now
+	c_s=$cpu
+	run_stage "$s"
+	w=$((SECONDS - t_s))
+	cpu_now
+	c=$((cpu - c_s))
+	log "stage $s: $w s (cpu $c s)"
+	times_table="$times_table$(printf '%-10s %6d s %6d s' "$s" "$w" "$c")
+"
 done
+cpu_now
+{
+	echo "== stage times (wall, cpu):"
+	printf '%s' "$times_table"
+	printf '%-10s %6d s %6d s\n' total "$((SECONDS - t_all))" \
+	    "$((cpu - c_all))"
+} >&2
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
