@@ -18,6 +18,8 @@
 #   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
 #   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 240) split among the
 #             harnesses, two at a time (FUZZ_SECONDS: that many each)
+#             (analyze and fuzz run in the background at nice 10 from the
+#             end of stage gcc, beside the stages after it: see beside)
 #   deb       dpkg-buildpackage -b (nocheck: distcheck ran this
 #             configuration's make check) from a copy in build/deb
 #   vm        tests/vm/run.sh: every group, two boots at a time; with the
@@ -334,26 +336,45 @@ timed_stage() {
 "
 }
 
-# Stages beside the VM stage: analyze and fuzz need nothing but CPU, and
-# the VM stage leaves much of it idle (its guests wait for sudo's delay,
-# for timeouts, for the tokens; a boot runs on one CPU). When vm runs in
-# this invocation, they run in the background while it runs, at nice 10,
-# so that they take what the guests leave and the guests keep their
-# pace. Their counts and times come back through build/beside.
-beside=""
-case " $stages " in *" vm "*)
-	for s in analyze fuzz; do
-		case " $stages " in *" $s "*) beside="$beside $s" ;; esac
-	done ;;
-esac
+# Stages beside the others: analyze and fuzz need nothing but CPU, and
+# the other stages leave some of it idle (make check's tests wait for
+# timeouts and tokens, the VM guests for sudo's delay and their tokens).
+# They run in the background at nice 10, from the end of stage gcc (whose
+# build/gcc analyze reads; from the start if gcc is not run) until done,
+# so that they take what the others leave and the others keep their
+# pace; the run waits for them before its table. Their counts and times
+# come back through build/beside.
+beside="" bpid=""
+for s in analyze fuzz; do
+	case " $stages " in *" $s "*) beside="$beside $s" ;; esac
+done
 run_beside() {	# in a subshell: the stages in $beside, niced
 	passed=0 failed=0 times_table=""
 	renice -n 10 -p "$BASHPID" >/dev/null 2>&1
 	for s in $beside; do
-		timed_stage "$s" " (beside vm, nice 10)"
+		timed_stage "$s" " (beside, nice 10)"
 	done
 	echo "$passed $failed" >"$top/build/beside/counts"
 	printf '%s' "$times_table" >"$top/build/beside/times"
+}
+start_beside() {	# once, when there is something to run beside
+	[ -n "$beside" ] && [ -z "$bpid" ] || return 0
+	rm -rf "$top/build/beside"
+	mkdir -p "$top/build/beside"
+	log "stages$beside: beside the others, at nice 10"
+	run_beside &
+	bpid=$!
+}
+end_beside() {	# wait for them, add their counts and times
+	local p f
+	[ -n "$bpid" ] || return 0
+	wait "$bpid"
+	read -r p f <"$top/build/beside/counts" ||
+	    { p=0 f=1; log "FAILED: stages$beside left no counts"; }
+	passed=$((passed + p))
+	failed=$((failed + f))
+	times_table="$times_table$(cat "$top/build/beside/times" 2>/dev/null)
+"
 }
 
 # Each stage's wall time and CPU time, logged as it ends and again as a
@@ -363,24 +384,14 @@ times_table=$(printf '%-10s %6d s %6d s' setup "$((SECONDS - t_all))" \
     "$((cpu - c_all))")
 times_table="$times_table
 "
+case " $stages " in *" gcc "*) ;; *) start_beside ;; esac
 for s in $stages; do
 	case " $beside " in *" $s "*) continue ;; esac
-	bpid=""
-	if [ "$s" = vm ] && [ -n "$beside" ]; then
-		rm -rf "$top/build/beside"
-		mkdir -p "$top/build/beside"
-		run_beside &
-		bpid=$!
-	fi
 	timed_stage "$s"
-	[ -n "$bpid" ] || continue
-	wait "$bpid"
-	read -r p f <"$top/build/beside/counts" || { p=0 f=1; log "FAILED: stages$beside left no counts"; }
-	passed=$((passed + p))
-	failed=$((failed + f))
-	times_table="$times_table$(cat "$top/build/beside/times" 2>/dev/null)
-"
+	[ "$s" != gcc ] || start_beside
 done
+start_beside
+end_beside
 cpu_now
 {
 	echo "== stage times (wall, cpu):"
