@@ -6,7 +6,7 @@
 #             tests again under a second one; /etc and /usr listed before
 #             (while the tree builds) and after
 #   asan      clang with ASan+UBSan and --with-libu2f-host: every test but
-#             the five pamtester cannot run under ASan
+#             the five that need pamtester (it cannot load an ASan module)
 #   distcheck make distcheck in exactly the configuration debian/rules
 #             ships (shipped_flags: EVP checks, pcsclite, ldap, no
 #             libu2f-host, dpkg-buildflags' hardening): the tarball is
