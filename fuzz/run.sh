@@ -6,6 +6,10 @@
 #
 # Environment:
 #   FUZZ_SECONDS     seconds per harness (default 60)
+#   FUZZ_TOTAL_SECONDS  instead, the seconds of all harnesses together,
+#                    split evenly (at least 5 each): one number for the
+#                    whole run, which a new harness does not lengthen
+#                    (it runs FUZZ_TOTAL_SECONDS / FUZZ_PARALLEL seconds)
 #   FUZZ_BUILD_DIR   build directory (default <source>/build/fuzz)
 #   FUZZ_HARNESSES   space-separated subset, e.g. "b64 u2f" (default all)
 #   FUZZ_JOBS        make -j (default: number of CPUs)
@@ -22,6 +26,10 @@ build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
 all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual passkey sshkey u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+if [ -n "${FUZZ_TOTAL_SECONDS:-}" ]; then
+	seconds=$((FUZZ_TOTAL_SECONDS / $(echo $harnesses | wc -w)))
+	[ "$seconds" -ge 5 ] || seconds=5
+fi
 CC=${CC:-clang}
 export CC
 

@@ -1,18 +1,40 @@
 #!/bin/bash
 # Install what is needed, build, and run every test; last line:
-# "N passed, N failed". Stages (default all): gcc asan distcheck format
-# u2fhost analyze fuzz vm deb (gcc, asan and fuzz are configured with
-# --enable-direct-verify, so that both signature checkers run, each against
-# the other; gcc and asan also with --with-pcsclite, the PC/SC
-# transport; u2fhost: the --with-libu2f-host configuration with the default
-# EVP signature checks, so that every test also runs with them; also the
-# build whose tests/devcheck the vm group 70-libu2fhost uses;
-# analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
-# per harness, default 15; deb: dpkg-buildpackage from a copy in build/deb,
-# then in the VM: apt install ./*.deb, pam-auth-update, sudo (guest/deb.sh)
-# and README's by-hand make install, sudo (guest/byhand.sh))
+# "N passed, N failed". Stages (default all, in this order):
+#   gcc       gcc build, make check in a private mount namespace with a
+#             hostile configuration file (tests/hermetic.lib), the module's
+#             tests again under a second one; /etc and /usr listed before
+#             (while the tree builds) and after
+#   asan      clang with ASan+UBSan and --with-libu2f-host: every test but
+#             the five that need pamtester (it cannot load an ASan module)
+#   distcheck make distcheck in exactly the configuration debian/rules
+#             ships (shipped_flags: EVP checks, pcsclite, ldap, no
+#             libu2f-host, dpkg-buildflags' hardening): the tarball is
+#             complete, and its make check is the shipped configuration's
+#   format    clang-format --dry-run -Werror over every .c and .h
+#   u2fhost   gcc, --with-libu2f-host, EVP, -Werror: the build, and
+#             tests/devcheck for VM group 70-libu2fhost (no make check:
+#             asan runs the tests --with-libu2f-host, distcheck with EVP)
+#   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
+#   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 240) split among the
+#             harnesses, two at a time (FUZZ_SECONDS: that many each)
+#             (analyze and fuzz run in the background at nice 10 from the
+#             end of stage gcc, beside the stages after it: see beside)
+#   deb       dpkg-buildpackage -b (nocheck: distcheck ran this
+#             configuration's make check) from a copy in build/deb
+#   vm        tests/vm/run.sh: every group, two boots at a time; with the
+#             .debs of stage deb also the groups deb (apt install ./*.deb,
+#             pam-auth-update, sudo) and byhand (README's make install,
+#             sudo). Stage deb without a vm stage after it boots those two
+#             itself.
+# (gcc, asan and fuzz are configured with --enable-direct-verify, so that
+# both signature checkers run, each against the other; gcc and asan also
+# with --with-pcsclite, the PC/SC transport.)
 #   tests/run.sh                 everything
 #   tests/run.sh gcc             only the gcc build + make check
+# Each stage's wall and CPU time is logged when it ends, and again in a
+# table before the last line. Budget on 2 CPUs (quiet Debian 12 host),
+# 20 minutes in all: see README ("Running the tests", under Quick start).
 # Builds live in build/<stage>/ under the source tree.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +44,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # three per CPU (make check on 2 CPUs: 111 s at -j2, 75 s at -j6, with
 # 53 s of CPU either way).
 tjobs=$((jobs * 3))
-stages=${*:-gcc asan distcheck format u2fhost analyze fuzz vm deb}
+stages=${*:-gcc asan distcheck format u2fhost analyze fuzz deb vm}
+deb_dir=""	# the .debs, once stage deb built them for a later vm stage
 passed=0
 failed=0
 log() { printf '== %s\n' "$*" >&2; }
@@ -38,9 +61,32 @@ count_suite() {	# add the automake summary of build dir $1
 	    head -200 >&2
 }
 
+count_summary() {	# add the automake summary printed in make's output $1
+	local p f
+	p=$(sed -n 's/^# PASS: *//p' "$1" 2>/dev/null | awk '{s+=$1} END {print s+0}')
+	f=$(sed -n 's/^# \(FAIL\|ERROR\|XPASS\): *//p' "$1" 2>/dev/null |
+	    awk '{s+=$1} END {print s+0}')
+	passed=$((passed + p))
+	failed=$((failed + f))
+	log "$(basename "$1"): $p passed, $f failed"
+}
+
 one() {	# count one pass/fail for a named step
 	if [ "$1" -eq 0 ]; then passed=$((passed + 1)); log "ok: $2"
 	else failed=$((failed + 1)); log "FAILED: $2"; fi
+}
+
+# cpu_now: sets cpu to the CPU time (user + system, in seconds) of this
+# shell and of the children it has waited for: the part of a stage's time
+# that does not depend on the machine's load. (No $(...): a subshell
+# would count its own.)
+hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_now() {
+	local a
+	cpu=0
+	read -r -a a <"/proc/$BASHPID/stat" 2>/dev/null || return 0
+	# utime stime cutime cstime: fields 14-17 (the name has no space)
+	cpu=$(((a[13] + a[14] + a[15] + a[16]) / hz))
 }
 
 slow_first() {	# the test list, the longest-running ones first (make -j
@@ -56,6 +102,27 @@ slow_first() {	# the test list, the longest-running ones first (make -j
 	done
 }
 
+# shipped_flags: configure's arguments in debian/rules (the options:
+# --libexecdir and the PAM paths are left to distcheck's prefix) and
+# dpkg-buildflags' compiler flags with its hardening=+all, quoted for the
+# shell that runs configure. Read from debian/rules so that the two
+# cannot drift apart.
+shipped_flags() {
+	local a v
+	for a in $(sed -n '/dh_auto_configure --/,/^$/p' "$top/debian/rules" |
+	    tr -d '\\'); do
+		case $a in --with-*|--without-*|--enable-*|--disable-*)
+			case $a in --with-pam-dir=*|--with-pam-conf=*) ;;
+			*) printf '%s ' "$a" ;; esac ;;
+		esac
+	done
+	command -v dpkg-buildflags >/dev/null || return 0
+	for v in CFLAGS CPPFLAGS LDFLAGS; do
+		printf "%s='%s' " "$v" "$(cd "$top" &&
+		    DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get "$v")"
+	done
+}
+
 configure_in() {	# configure_in DIR [configure args...]
 	local dir=$1; shift
 	mkdir -p "$dir" && (cd "$dir" && "$top/configure" -q "$@")
@@ -64,8 +131,26 @@ configure_in() {	# configure_in DIR [configure args...]
 stage_build() {	# stage_build NAME configure-args...: build + make check
 	local name=$1 dir="$top/build/$1" tests; shift
 	log "stage $name: configure $*"
+	# gcc: the listing of /etc and /usr before the tests (I/O, about
+	# 10-30 s) is taken while the tree builds
+	hl_pid=""
+	if [ "$name" = gcc ]; then
+		mkdir -p "$dir"
+		hostlist_before "$dir/hostlist" &
+		hl_pid=$!
+	fi
 	if ! configure_in "$dir" "$@" || ! make -C "$dir" -j"$jobs" -s >/dev/null; then
 		one 1 "$name build"
+		[ -z "$hl_pid" ] || wait "$hl_pid"
+		return
+	fi
+	if [ "$name" = u2fhost ]; then
+		# no make check here: every test runs --with-libu2f-host in
+		# stage asan (but the five pamtester tests, which never
+		# choose backend=libu2f-host: they run in gcc and distcheck),
+		# and with the EVP checks in stage distcheck
+		make -C "$dir" -j"$jobs" -s tests/devcheck >/dev/null
+		one $? "u2fhost build, and its tests/devcheck for VM group 70-libu2fhost"
 		return
 	fi
 	log "stage $name: make check"
@@ -94,10 +179,11 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 # stage_gcc_check DIR TESTS: make check with a hostile configuration file
 # at the default path, in a private mount namespace (tests/hermetic.lib),
 # then the module's tests again under a valid hostile file; the host's
-# /etc and /usr are listed before and after.
+# /etc and /usr are listed before (stage_build started it: hl_pid) and
+# after.
 stage_gcc_check() {
 	local dir=$1 t2
-	hostlist_before "$dir/hostlist"
+	wait "$hl_pid"
 	hermetic_make "$dir" 1 "$dir/check.out" "$2" || {
 		make -C "$dir" -j"$tjobs" check TESTS="$2" >"$dir/check.out" 2>&1
 		count_suite "$dir"
@@ -117,12 +203,29 @@ stage_gcc_check() {
 . "$top/tests/hermetic.lib"
 trap 'exit 130' INT TERM
 
+t_all=$SECONDS
+cpu_now
+c_all=$cpu
 tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
 case " $stages " in *" vm "*|*" deb "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
 log "autogen"
 ./autogen.sh >/dev/null 2>&1 || { echo "autogen failed" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-for s in $stages; do
+vm_run() {	# vm_run OUT NAME [GROUP...]: tests/vm/run.sh, counted
+	local out=$1 name=$2 rc p f
+	shift 2
+	[ -x tests/vm/run.sh ] || return 0
+	mkdir -p "$top/build"
+	tests/vm/run.sh "$@" >"$out" 2>&1
+	rc=$?
+	p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
+	passed=$((passed + p)); failed=$((failed + f))
+	[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out" >&2; [ "$f" -gt 0 ] || one 1 "$name stage"; }
+	log "$name: $p passed, $f failed"
+}
+
+run_stage() {	# run_stage NAME: one stage, counted in passed/failed
+	local s=$1 dir out rc p f files d
 	case $s in
 	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
 		--with-pcsclite --with-ldap ;;
@@ -139,14 +242,22 @@ for s in $stages; do
 		    LDFLAGS="-fsanitize=address,undefined -Wl,-z,undefs"
 		unset ASAN_OPTIONS UBSAN_OPTIONS ;;
 	distcheck)
-		log "stage distcheck"
+		# make distcheck builds the tarball's tree in exactly the
+		# configuration debian/rules ships (shipped_flags) and runs
+		# the whole make check there: the shipped configuration's
+		# make check
+		log "stage distcheck: $(shipped_flags)"
 		dir="$top/build/gcc"
 		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-direct-verify
-		make -C "$dir" -j"$tjobs" distcheck >"$top/build/distcheck.out" 2>&1
+		make -C "$dir" -j"$tjobs" distcheck \
+		    DISTCHECK_CONFIGURE_FLAGS="$(shipped_flags)" \
+		    >"$top/build/distcheck.out" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || tail -40 "$top/build/distcheck.out" >&2
-		one $rc "make distcheck" ;;
+		count_summary "$top/build/distcheck.out"
+		one $rc "make distcheck (the configuration debian/rules ships)" ;;
 	format)
+		mkdir -p "$top/build"
 		files=$(git ls-files '*.c' '*.h' 2>/dev/null)
 		if [ -n "$files" ] && command -v clang-format >/dev/null; then
 			# shellcheck disable=SC2086
@@ -156,12 +267,14 @@ for s in $stages; do
 			one $rc "clang-format check"
 		fi ;;
 	fuzz)
-		# every libFuzzer harness for FUZZ_SECONDS (default 15 here)
+		# every libFuzzer harness: FUZZ_TOTAL_SECONDS (default 240)
+		# split among them, two at a time (or FUZZ_SECONDS each)
 		log "stage fuzz"
 		out="$top/build/fuzz.out"
 		mkdir -p "$top/build"
-		FUZZ_SECONDS=${FUZZ_SECONDS:-15} FUZZ_CONFIGURE=--enable-werror \
-		    fuzz/run.sh >"$out" 2>&1
+		[ -n "${FUZZ_SECONDS:-}" ] ||
+		    export FUZZ_TOTAL_SECONDS=${FUZZ_TOTAL_SECONDS:-240}
+		FUZZ_CONFIGURE=--enable-werror fuzz/run.sh >"$out" 2>&1
 		rc=$?
 		p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
 		passed=$((passed + p)); failed=$((failed + f))
@@ -178,17 +291,10 @@ for s in $stages; do
 		passed=$((passed + p)); failed=$((failed + f))
 		[ "$f" -eq 0 ] && [ "$p" -gt 0 ] || { grep -v '^ok ' "$out" | head -80 >&2; [ "$f" -gt 0 ] || one 1 "analyze stage"; }
 		log "analyze: $p passed, $f failed" ;;
-	vm)
-		if [ -x tests/vm/run.sh ]; then
-			out="$top/build/vm.out"
-			mkdir -p "$top/build"
-			tests/vm/run.sh >"$out" 2>&1
-			rc=$?
-			p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
-			passed=$((passed + p)); failed=$((failed + f))
-			[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out" >&2; [ "$f" -gt 0 ] || one 1 "vm stage"; }
-			log "vm: $p passed, $f failed"
-		fi ;;
+	vm)	# every VM group, deb and byhand too when stage deb built the
+		# .debs before (they share the boots two at a time)
+		[ -z "$deb_dir" ] || log "vm: with deb and byhand ($deb_dir)"
+		VM_DEB_DIR=$deb_dir vm_run "$top/build/vm.out" vm ;;
 	deb)	# build the .debs from a copy; install, enable, sudo in the VM
 		log "stage deb"
 		d="$top/build/deb"
@@ -197,27 +303,101 @@ for s in $stages; do
 		mkdir -p "$d"
 		{ tools/deps.sh deb vm && tools/copy-src.sh "$d/src" &&
 		    (cd "$d/src" && DEB_BUILD_OPTIONS=nocheck \
-			dpkg-buildpackage -b -us -uc); } >"$out" 2>&1
+			dpkg-buildpackage -b -us -uc -j"$jobs"); } >"$out" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || tail -40 "$out" >&2
-		one $rc "dpkg-buildpackage -b (make check: stage gcc)"
-		[ $rc -eq 0 ] || continue
+		one $rc "dpkg-buildpackage -b (make check of this configuration: stage distcheck)"
+		[ $rc -eq 0 ] || return
 		# byhand runs make install in build/gcc: bring it up to date
 		# here (after autogen, config.status would rerun under TCG)
 		make -C "$top/build/gcc" -s -j"$jobs" >>"$out" 2>&1
-		# apt and dpkg under TCG: one apt call took 36-150 s in the VM
-		# of a loaded machine, past the 60 s per command and 150 s per
-		# boot that the other groups get.
-		VM_DEB_DIR="$d" VM_CMD_TIMEOUT=${VM_CMD_TIMEOUT:-300} \
-		    VM_TIMEOUT=${VM_TIMEOUT:-600} \
-		    tests/vm/run.sh deb byhand >"$out.vm" 2>&1
-		rc=$?
-		p=$(grep -c '^ok ' "$out.vm"); f=$(grep -c '^not ok ' "$out.vm")
-		passed=$((passed + p)); failed=$((failed + f))
-		[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out.vm" >&2; [ "$f" -gt 0 ] || one 1 "deb stage"; }
-		log "deb: $p passed, $f failed" ;;
+		# a vm stage later in this run boots the groups deb and byhand
+		# among the others; else they get their own run here
+		case " ${stages#*deb} " in
+		*" vm "*) deb_dir=$d ;;
+		*) VM_DEB_DIR=$d vm_run "$out.vm" deb deb byhand ;;
+		esac ;;
 	*) log "unknown stage $s"; one 1 "stage $s" ;;
 	esac
+}
+
+# timed_stage NAME: run_stage, then its wall and CPU time: logged, and a
+# row of times_table.
+timed_stage() {
+	local t_s=$SECONDS c_s w c
+	cpu_now
+	c_s=$cpu
+	run_stage "$1"
+	w=$((SECONDS - t_s))
+	cpu_now
+	c=$((cpu - c_s))
+	log "stage $1: $w s (cpu $c s)${2:-}"
+	times_table="$times_table$(printf '%-10s %6d s %6d s%s' "$1" "$w" "$c" "${2:-}")
+"
+}
+
+# Stages beside the others: analyze and fuzz need nothing but CPU, and
+# the other stages leave some of it idle (make check's tests wait for
+# timeouts and tokens, the VM guests for sudo's delay and their tokens).
+# They run in the background at nice 10, from the end of stage gcc (whose
+# build/gcc analyze reads; from the start if gcc is not run) until done,
+# so that they take what the others leave and the others keep their
+# pace; the run waits for them before its table. Their counts and times
+# come back through build/beside.
+beside="" bpid=""
+for s in analyze fuzz; do
+	case " $stages " in *" $s "*) beside="$beside $s" ;; esac
 done
+run_beside() {	# in a subshell: the stages in $beside, niced
+	passed=0 failed=0 times_table=""
+	renice -n 10 -p "$BASHPID" >/dev/null 2>&1
+	for s in $beside; do
+		timed_stage "$s" " (beside, nice 10)"
+	done
+	echo "$passed $failed" >"$top/build/beside/counts"
+	printf '%s' "$times_table" >"$top/build/beside/times"
+}
+start_beside() {	# once, when there is something to run beside
+	[ -n "$beside" ] && [ -z "$bpid" ] || return 0
+	rm -rf "$top/build/beside"
+	mkdir -p "$top/build/beside"
+	log "stages$beside: beside the others, at nice 10"
+	run_beside &
+	bpid=$!
+}
+end_beside() {	# wait for them, add their counts and times
+	local p f
+	[ -n "$bpid" ] || return 0
+	wait "$bpid"
+	read -r p f <"$top/build/beside/counts" ||
+	    { p=0 f=1; log "FAILED: stages$beside left no counts"; }
+	passed=$((passed + p))
+	failed=$((failed + f))
+	times_table="$times_table$(cat "$top/build/beside/times" 2>/dev/null)
+"
+}
+
+# Each stage's wall time and CPU time, logged as it ends and again as a
+# table before the last line (so that a stage's growth shows).
+cpu_now
+times_table=$(printf '%-10s %6d s %6d s' setup "$((SECONDS - t_all))" \
+    "$((cpu - c_all))")
+times_table="$times_table
+"
+case " $stages " in *" gcc "*) ;; *) start_beside ;; esac
+for s in $stages; do
+	case " $beside " in *" $s "*) continue ;; esac
+	timed_stage "$s"
+	[ "$s" != gcc ] || start_beside
+done
+start_beside
+end_beside
+cpu_now
+{
+	echo "== stage times (wall, cpu):"
+	printf '%s' "$times_table"
+	printf '%-10s %6d s %6d s\n' total "$((SECONDS - t_all))" \
+	    "$((cpu - c_all))"
+} >&2
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
