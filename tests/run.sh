@@ -6,7 +6,7 @@
 # the other; gcc and asan also with --with-pcsclite, the PC/SC
 # transport; u2fhost: the --with-libu2f-host configuration with the default
 # EVP signature checks, so that every test also runs with them; also the
-# build whose tests/devcheck the vm group 70-libu2fhost uses;
+# build whose tests/device/devcheck the vm group 70-libu2fhost uses;
 # analyze: tests/analyze.sh on build/gcc; fuzz: fuzz/run.sh, FUZZ_SECONDS
 # per harness, default 15; deb: dpkg-buildpackage from a copy in build/deb,
 # then in the VM: apt install ./*.deb, pam-auth-update, sudo (guest/deb.sh)
@@ -43,11 +43,12 @@ one() {	# count one pass/fail for a named step
 	else failed=$((failed + 1)); log "FAILED: $2"; fi
 }
 
-slow_first() {	# the test list, the longest-running ones first (make -j
-	# starts them in order; one started last would be the tail)
-	local t slow="tests/tool/nfc.sh tests/tool/multikey.sh tests/tool/resident.sh
-	    tests/hostile/test_hostile tests/layers.sh tests/tool/authcmd.sh
-	    tests/tool/race.sh tests/tool/ctap2.sh tests/hostile/test_pam_hostile"
+slow_first() {	# slow_first DIR TESTS...: the test list, the longest-running
+	# ones first (make -j starts them in order; one started last would
+	# be the tail). The slow ones are listed next to their registration
+	# (SLOW_TESTS in tests/*/local.mk; make print-slow).
+	local t slow
+	slow=$(make -s -C "$1" print-slow); shift
 	for t in $slow; do
 		case " $* " in *" $t "*) echo "$t" ;; esac
 	done
@@ -70,18 +71,11 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	fi
 	log "stage $name: make check"
 	tests=$(make -s -C "$dir" print-tests)
-	# Under ASan, five tests cannot run: pamtester (not instrumented)
-	# cannot load the instrumented module ("undefined symbol:
-	# __asan_option_detect_stack_use_after_return", "Module is
-	# unknown"). The module still runs under ASan in the C tests that
-	# load it through libpam (tests/module, tests/hostile), and under
-	# valgrind (stage analyze). The nss_wrapper tests run, with
-	# NSS_WRAPPER_DISABLE_DEEPBIND (tests/module/modtest.c, asuser.sh).
+	# Under ASan, the tests listed in ASAN_SKIP (tests/*/local.mk, each
+	# with its reason; make print-asan-skip) do not run.
 	[ "$name" != asan ] || tests=$(printf '%s\n' $tests |
-	    grep -v -x -e tests/tool/module.sh -e tests/conf_agree.sh \
-	    -e tests/tool/ctap2.sh -e tests/tool/multikey.sh \
-	    -e tests/tool/resident.sh)
-	tests=$(slow_first $tests)
+	    grep -v -x -F "$(make -s -C "$dir" print-asan-skip | tr ' ' '\n')")
+	tests=$(slow_first "$dir" $tests)
 	if [ "$name" = gcc ]; then
 		stage_gcc_check "$dir" "$(echo $tests)"
 		return
@@ -132,7 +126,7 @@ for s in $stages; do
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 		# --with-libu2f-host: its buffer work-around is only
-		# checked under ASan (tests/test_u2fhop.c).
+		# checked under ASan (tests/transport/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
 		    --enable-direct-verify --with-pcsclite --with-ldap \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
