@@ -7,7 +7,8 @@
 # a lint of the man page.
 check_PROGRAMS += tests/module/test_privdrop
 TESTS += tests/module/test_privdrop
-tests_module_test_privdrop_SOURCES = tests/module/test_privdrop.c tests/lib/test.h
+tests_module_test_privdrop_SOURCES = tests/module/test_privdrop.c \
+	tests/lib/test.h
 tests_module_test_privdrop_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
 tests_module_test_privdrop_LDADD = pam_u2f/libmodule.la common/libcommon.la \
@@ -42,8 +43,8 @@ tests_module_test_module_SOURCES = tests/module/test_module.c \
 	tests/lib/test.h
 tests_module_test_module_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
-tests_module_test_module_LDADD = tests/lib/libtokenctl.la common/libcommon.la \
-	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_module_test_module_LDADD = tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 tests_module_test_modfile_SOURCES = tests/module/test_modfile.c \
 	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
@@ -52,8 +53,8 @@ tests_module_test_modfile_SOURCES = tests/module/test_modfile.c \
 	tests/lib/test.h
 tests_module_test_modfile_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_modfile_LDADD = tests/lib/libtokenctl.la common/libcommon.la \
-	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_module_test_modfile_LDADD = tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 tests_module_test_modmanual_SOURCES = tests/module/test_modmanual.c \
 	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
@@ -62,8 +63,8 @@ tests_module_test_modmanual_SOURCES = tests/module/test_modmanual.c \
 	tests/lib/test.h
 tests_module_test_modmanual_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_modmanual_LDADD = tests/lib/libtokenctl.la common/libcommon.la \
-	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_module_test_modmanual_LDADD = tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 tests_module_test_tell_SOURCES = tests/module/test_tell.c \
 	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
@@ -72,8 +73,8 @@ tests_module_test_tell_SOURCES = tests/module/test_tell.c \
 	tests/lib/test.h
 tests_module_test_tell_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
-tests_module_test_tell_LDADD = tests/lib/libtokenctl.la common/libcommon.la \
-	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_module_test_tell_LDADD = tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 # test_retcodes: the return-code table of pam_u2f(8), row by row.
 tests_module_test_retcodes_SOURCES = tests/module/test_retcodes.c \
 	tests/module/mtfix.c tests/module/mtfix.h \
@@ -82,8 +83,8 @@ tests_module_test_retcodes_SOURCES = tests/module/test_retcodes.c \
 	tests/lib/test.h
 tests_module_test_retcodes_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_retcodes_LDADD = tests/lib/libtokenctl.la common/libcommon.la \
-	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_module_test_retcodes_LDADD = tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 # (make check builds pam_u2f.la and tests/softtoken/softtoken first, for
 # both programs: the module is an ordinary target, the token a check one.)
 
@@ -114,8 +115,8 @@ tests_module_test_confmod_SOURCES = tests/module/test_confmod.c \
 	tests/lib/test.h
 tests_module_test_confmod_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_confmod_LDADD = tests/lib/libtokenctl.la common/libcommon.la \
-	$(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+tests_module_test_confmod_LDADD = tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 # The options table reaches every source it names: module arguments, the
 # file and pamu2fcfg (common/conf/opts.h, row by row).
