@@ -1,3 +1,9 @@
+/* Unit tests of common/base/b64.c: base64 in both alphabets (standard
+ * and URL-safe) against RFC 4648's vectors, each alphabet refusing the
+ * other's characters, padding and stray bytes, decoding by length (not
+ * up to a NUL), round trips at every length, and hex with its refusals.
+ * Its own program because the encodings are leaves every parser of keys
+ * and mapping lines stands on. */
 #include "config.h"
 
 #include <stdint.h>

@@ -1,3 +1,10 @@
+/* Unit tests of common/base/safefile.c, the one place files are opened
+ * for reading: a regular file read exactly; symlinks, FIFOs (without
+ * blocking), directories and devices refused; group/other-writable files
+ * and wrong owners refused, the private-group exception and the
+ * user's own link followed only when asked; size limits, a file growing
+ * while read, errno kept for a missing file, and the line reader with the
+ * same checks. Each case in a fresh directory of its own. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,6 @@
-/* A scripted smart card (fakecard.h). */
+/* A scripted smart card (fakecard.h) for the APDU framing's tests; in
+ * tests/lib with the other fakes, so that a test of any layer that
+ * reaches a card can use it. */
 #include "config.h"
 
 #include <string.h>

@@ -1,4 +1,6 @@
-/* A scripted fake device behind struct hid_io; see fakehid.h. */
+/* A scripted fake device behind struct hid_io; see fakehid.h. Linked
+ * as tests/lib/libfakehid.la by the transport, protocol and device tests,
+ * hence in tests/lib. */
 #include "config.h"
 
 #include <stdio.h>

@@ -1,3 +1,8 @@
+/* Software tokens under a test's control (tokenctl.h): starts
+ * tests/softtoken/softtoken as a daemon on a socket in a private
+ * directory, restarts it on the same state, stops it, counts lines of its
+ * log, and makes silent unix: devices. Shared by the device, module and
+ * hostile tests (tests/lib/libtokenctl.la), hence in tests/lib. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
-/* A virtual CLOCK_MONOTONIC: see vclock.h. */
+/* A virtual CLOCK_MONOTONIC: see vclock.h. Compiled into every test that
+ * waits (transport, protocol), hence in tests/lib. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,3 +1,9 @@
+/* Unit tests of common/mapping/sshkey.c, OpenSSH's sk-ecdsa and
+ * sk-ed25519 private key files read as credentials: a serialiser here
+ * builds containers field by field (checked against files the real
+ * ssh-keygen wrote, tests/mapping/data/), and each test changes one
+ * field: flags, application, check integers, the container, the key,
+ * key handle limits, every truncation and length, the PEM armour. */
 #include "config.h"
 
 #include <stdint.h>
