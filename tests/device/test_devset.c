@@ -31,7 +31,7 @@
 /* test_without_threads: each device's open time when there is no deadline */
 #define OPEN_MS 2000
 
-/* Linked with -Wl,--wrap=pthread_create (tests/local.mk): while
+/* Linked with -Wl,--wrap=pthread_create (tests/device/local.mk): while
  * no_threads is set, every thread creation in common/devset.c fails. */
 static bool no_threads;
 
