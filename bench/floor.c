@@ -1,7 +1,7 @@
 /* bench/floor.c: the least a PAM module that verifies a U2F signature
  * with OpenSSL 3's EVP API must cost, for bench/run.sh. Not a real
  * module: no device, no mapping file; it checks the FIDO U2F raw message
- * format's authentication example (the known answer tests/test_crypto.c
+ * format's authentication example (the known answer tests/crypto/test_crypto.c
  * uses) and nothing else.
  *
  *   auth required /path/floor.so load     libcrypto linked, not called

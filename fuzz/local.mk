@@ -20,7 +20,7 @@ fuzzers: $(FUZZ_HARNESSES)
 endif
 
 FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/fuzz \
-	-I$(top_srcdir)/tests
+	-I$(top_srcdir)/tests/lib
 FUZZ_ALL_CFLAGS = $(WARN_CFLAGS) $(FUZZ_CFLAGS) $(LIBCRYPTO_CFLAGS) \
 	$(LIBCONFUSE_CFLAGS) $(PCSCLITE_CFLAGS)
 FUZZ_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
@@ -145,7 +145,7 @@ if ENABLE_FUZZING
 check_PROGRAMS += fuzz/test_failmalloc
 TESTS += fuzz/test_failmalloc
 endif
-fuzz_test_failmalloc_SOURCES = fuzz/test_failmalloc.c tests/test.h
+fuzz_test_failmalloc_SOURCES = fuzz/test_failmalloc.c tests/lib/test.h
 fuzz_test_failmalloc_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_test_failmalloc_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_test_failmalloc_LDFLAGS = $(FUZZ_TEST_LDFLAGS) $(FUZZ_WRAP)

@@ -85,7 +85,8 @@ def authfile():
 
 def sshkey():
     for name in ("sshkey_ecdsa_sk", "sshkey_ed25519_sk"):
-        with open(os.path.join(TOP, "tests", "data", name), "rb") as f:
+        path = os.path.join(TOP, "tests", "mapping", "data", name)
+        with open(path, "rb") as f:
             text = f.read()
         write("sshkey", name, text)
         # The blob alone: the harness armours every input as well.
@@ -94,10 +95,10 @@ def sshkey():
 
 
 def passkey():
-    """The SubjectPublicKeyInfos of tests/passkeyfix.h: each as DER (what
+    """The SubjectPublicKeyInfos of tests/lib/passkeyfix.h: each as DER (what
     fuzz_passkey wraps into a value), as a passkey: value, and together
     with a mapping line as a command's output."""
-    text = open(os.path.join(TOP, "tests", "passkeyfix.h")).read()
+    text = open(os.path.join(TOP, "tests", "lib", "passkeyfix.h")).read()
     text = re.sub(r'"\s*\\\n\s*"', "", text)
     spkis = dict(re.findall(r'#define SPKI_(\w+)\s*\\\n\s*"([^"]*)"', text))
     kh = b64(bytes(range(16)))
@@ -416,8 +417,8 @@ def cbor():
 
 
 def kat(name):
-    """A vector of tests/ctap2kat.h (made by tests/ctap2kat.py)."""
-    src = open(os.path.join(TOP, "tests", "ctap2kat.h")).read()
+    """A vector of tests/lib/ctap2kat.h (made by tests/lib/ctap2kat.py)."""
+    src = open(os.path.join(TOP, "tests", "lib", "ctap2kat.h")).read()
     m = re.search(r"#define " + name + r"\b((?:[^\n]*\\\n)*[^\n]*)", src)
     return bytes.fromhex("".join(re.findall(r'"([0-9a-f]*)"', m.group(1))))
 
@@ -426,7 +427,7 @@ def attest():
     """fuzz/fuzz_attest.c: flags | authData length | authData | cdh |
     attStmt; flags bit 0 MakeCredential, bits 1-2 the format (packed,
     fido-u2f, none, tpm). A real key's packed reply (libfido2), the
-    statements made by tests/ctap2kat.py, a real GetAssertion authData."""
+    statements made by tests/lib/ctap2kat.py, a real GetAssertion authData."""
     def case(name, flags, ad, cdh, stmt):
         ad, cdh, stmt = kat(ad), kat(cdh) if cdh else bytes(32), \
             kat(stmt) if stmt else b"\xa0"

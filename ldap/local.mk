@@ -2,22 +2,13 @@
 # installed in $(pkglibexecdir) ($(libexecdir)/pam_u2f); built only with
 # libldap (configure --with-ldap, default when found). The files not
 # touching libldap (the escaper, the password file) are a convenience
-# library its unit tests link too.
+# library its unit tests (tests/ldap/) link too.
 EXTRA_DIST += man/pam_u2f_ldap.8
 noinst_LTLIBRARIES += ldap/libldhelp.la
 ldap_libldhelp_la_SOURCES = ldap/ldescape.c ldap/ldescape.h \
 	ldap/ldpass.c ldap/ldpass.h
 
-# The escaper's table (RFC 4515), built with or without libldap.
-check_PROGRAMS += tests/test_ldescape
-TESTS += tests/test_ldescape
-tests_test_ldescape_SOURCES = tests/test_ldescape.c tests/test.h
-tests_test_ldescape_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/ldap
-tests_test_ldescape_LDADD = ldap/libldhelp.la common/libcommon.la
-
-# Its man page: mandoc -T lint and the sections.
-TESTS += tests/ldap_manlint.sh
-dist_check_SCRIPTS += tests/ldap_manlint.sh
+# Its unit tests and man page lint: tests/ldap/local.mk.
 
 if WITH_LDAP
 

@@ -39,9 +39,10 @@ mkdir -p "$out"
 echo "1..3"
 
 # ---- 1. valgrind ----
-VG_PROGS="tests/test_dev tests/module/test_module tests/module/test_modfile
+VG_PROGS="tests/device/test_dev tests/module/test_module tests/module/test_modfile
 tests/module/test_tell tests/hostile/test_hostile tests/hostile/test_pam_hostile tests/hostile/test_pam_files
-tests/test_authcmd tests/test_authcache tests/test_confldap tests/test_ldescape"
+tests/mapping/test_authcmd tests/mapping/test_authcache
+tests/conf/test_confldap tests/ldap/test_ldescape"
 vg_run() {	# vg_run PROG: run it under memcheck, logs in $out/vg
 	local name log
 	name=$(echo "$1" | tr / _)

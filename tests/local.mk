@@ -1,5 +1,18 @@
-# Unit tests: one program per common/ file, TAP output via tests/test.h.
-EXTRA_DIST += tests/test.h tests/run.sh tests/hermetic.lib tests/pcsc.lib
+# The tests. tests/<layer>/ mirrors common/<layer>/ (one local.mk each,
+# included by Makefile.am); tests/lib/ holds what more than one layer's
+# tests share; tests/module, tests/tool, tests/hostile, tests/softtoken and
+# tests/vm are the integration layers. See tests/README.
+#
+# Next to each registration, a test may be listed in
+#   SLOW_TESTS  started first by tests/run.sh (make -j starts tests in the
+#               order given; a long one started last would be the tail);
+#   ASAN_SKIP   left out of tests/run.sh's ASan stage (the reason is
+#               written beside it).
+# `make print-slow` and `make print-asan-skip` print them for run.sh.
+SLOW_TESTS =
+ASAN_SKIP =
+EXTRA_DIST += tests/README tests/run.sh tests/hermetic.lib tests/pcsc.lib \
+	tests/manlint.lib
 
 # tools/deps.sh against debian/control's Build-Depends and Conflicts, and
 # its --dry-run (policy-rc.d, no removals): stand-ins for apt and dpkg.
@@ -12,30 +25,4 @@ TESTS += tests/version_check.sh
 # The layers of common/ point one way (every #include read; no cycle).
 dist_check_SCRIPTS += tests/layers.sh
 TESTS += tests/layers.sh
-
-check_LTLIBRARIES += tests/libtokenctl.la
-tests_libtokenctl_la_SOURCES = tests/tokenctl.c tests/tokenctl.h
-
-# Device names made printable (common/base/printable.c).
-check_PROGRAMS += tests/test_printable
-TESTS += tests/test_printable
-tests_test_printable_SOURCES = tests/test_printable.c tests/test.h
-tests_test_printable_LDADD = common/libcommon.la
-
-check_PROGRAMS += tests/test_dev
-TESTS += tests/test_dev
-tests_test_dev_SOURCES = tests/test_dev.c tests/test.h
-tests_test_dev_LDADD = tests/libtokenctl.la common/libcommon.la
-
-check_PROGRAMS += tests/test_devset
-TESTS += tests/test_devset
-tests_test_devset_SOURCES = tests/test_devset.c tests/test.h
-tests_test_devset_LDADD = tests/libtokenctl.la common/libcommon.la
-# test_devset fails pthread_create on demand (its __wrap_pthread_create).
-tests_test_devset_LDFLAGS = -Wl,--wrap=pthread_create
-
-# Log lines escaped (common/base/logesc.c).
-check_PROGRAMS += tests/test_logesc
-TESTS += tests/test_logesc
-tests_test_logesc_SOURCES = tests/test_logesc.c tests/test.h
-tests_test_logesc_LDADD = common/libcommon.la
+SLOW_TESTS += tests/layers.sh

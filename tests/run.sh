@@ -13,7 +13,7 @@
 #             complete, and its make check is the shipped configuration's
 #   format    clang-format --dry-run -Werror over every .c and .h
 #   u2fhost   gcc, --with-libu2f-host, EVP, -Werror: the build, and
-#             tests/devcheck for VM group 70-libu2fhost (no make check:
+#             tests/device/devcheck for VM group 70-libu2fhost (no make check:
 #             asan runs the tests --with-libu2f-host, distcheck with EVP)
 #   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
 #   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 240) split among the
@@ -89,11 +89,12 @@ cpu_now() {
 	cpu=$(((a[13] + a[14] + a[15] + a[16]) / hz))
 }
 
-slow_first() {	# the test list, the longest-running ones first (make -j
-	# starts them in order; one started last would be the tail)
-	local t slow="tests/tool/nfc.sh tests/tool/multikey.sh tests/tool/resident.sh
-	    tests/hostile/test_hostile tests/layers.sh tests/tool/authcmd.sh
-	    tests/tool/race.sh tests/tool/ctap2.sh tests/hostile/test_pam_hostile"
+slow_first() {	# slow_first DIR TESTS...: the test list, the longest-running
+	# ones first (make -j starts them in order; one started last would
+	# be the tail). The slow ones are listed next to their registration
+	# (SLOW_TESTS in tests/*/local.mk; make print-slow).
+	local t slow
+	slow=$(make -s -C "$1" print-slow); shift
 	for t in $slow; do
 		case " $* " in *" $t "*) echo "$t" ;; esac
 	done
@@ -155,18 +156,11 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	fi
 	log "stage $name: make check"
 	tests=$(make -s -C "$dir" print-tests)
-	# Under ASan, five tests cannot run: pamtester (not instrumented)
-	# cannot load the instrumented module ("undefined symbol:
-	# __asan_option_detect_stack_use_after_return", "Module is
-	# unknown"). The module still runs under ASan in the C tests that
-	# load it through libpam (tests/module, tests/hostile), and under
-	# valgrind (stage analyze). The nss_wrapper tests run, with
-	# NSS_WRAPPER_DISABLE_DEEPBIND (tests/module/modtest.c, asuser.sh).
+	# Under ASan, the tests listed in ASAN_SKIP (tests/*/local.mk, each
+	# with its reason; make print-asan-skip) do not run.
 	[ "$name" != asan ] || tests=$(printf '%s\n' $tests |
-	    grep -v -x -e tests/tool/module.sh -e tests/conf_agree.sh \
-	    -e tests/tool/ctap2.sh -e tests/tool/multikey.sh \
-	    -e tests/tool/resident.sh)
-	tests=$(slow_first $tests)
+	    grep -v -x -F "$(make -s -C "$dir" print-asan-skip | tr ' ' '\n')")
+	tests=$(slow_first "$dir" $tests)
 	if [ "$name" = gcc ]; then
 		stage_gcc_check "$dir" "$(echo $tests)"
 		return
@@ -235,7 +229,7 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 		# --with-libu2f-host: its buffer work-around is only
-		# checked under ASan (tests/test_u2fhop.c).
+		# checked under ASan (tests/transport/test_u2fhop.c).
 		stage_build asan CC=clang --enable-werror --with-libu2f-host \
 		    --enable-direct-verify --with-pcsclite --with-ldap \
 		    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \

@@ -14,11 +14,11 @@
  *            module argument), CONF_IN_TOOL (pamu2fcfg takes it: a key
  *            from the file, and under its own option where it has one);
  *            written CONF_FM, CONF_FMT or CONF_MT, the three tokens that
- *            tests/conf_manlint.sh reads (test_opttable checks)
+ *            tests/conf/manlint.sh reads (test_opttable checks)
  *   field    the member of struct conf (conf.h) and of the module's
  *            struct options, both generated from this table
  *   doc      one line on what it does (pam_u2f.conf(5) and pam_u2f(8)
- *            say more; tests/conf_manlint.sh checks they name every row)
+ *            say more; tests/conf/manlint.sh checks they name every row)
  *
  * Keys of the file come first: conf.h's CONF_NKEYS counts them, and the
  * rows after them have no key in the file (a static assertion in opts.c
@@ -26,7 +26,7 @@
  * serve the file, the module's arguments and pamu2fcfg, as pam_faillock's
  * one setter serves its file and argv. Below the table: what is made of
  * it (enum conf_key, struct conf, the rows as data) and the setter, which
- * know nothing of libconfuse (conf.h is the file). tests/conf_manlint.sh
+ * know nothing of libconfuse (conf.h is the file). tests/conf/manlint.sh
  * reads the table (one row per line group, name second). */
 #ifndef PU_CONF_OPTS_H
 #define PU_CONF_OPTS_H

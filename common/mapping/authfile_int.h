@@ -12,8 +12,8 @@ int authfile_line_skipped(const char *s, size_t len);
 int authfile_user_ok(const char *user);
 
 /* The two paths of authfile_scan_lines_nt, named so that the tests run
- * both on any CPU (tests/test_authscan.c, PU_AUTHSCAN_PATH): AUTO is what
- * authfile_scan_lines_nt does (AVX2 when this build and CPU have it);
+ * both on any CPU (tests/mapping/test_authscan.c, PU_AUTHSCAN_PATH): AUTO is
+ * what authfile_scan_lines_nt does (AVX2 when this build and CPU have it);
  * PORTABLE is the byte-wise loop everywhere; AVX2 is refused with
  * ERR_UNSUPPORTED (sticky, like every scan error) where it is missing. */
 enum authscan_path { AUTHSCAN_AUTO, AUTHSCAN_PORTABLE, AUTHSCAN_AVX2 };

@@ -312,7 +312,7 @@ test_conf_refused(void)
 {
 	char args[ARGS_MAX], path[300];
 
-	/* More in test_confmod (tests/conf.mk). */
+	/* More in test_confmod (tests/module/local.mk). */
 	snprintf(path, sizeof(path), "%s/bad.conf", mt.dir);
 	mt_write(path, "bogus = 1\n", 10, NULL, 0644);
 	snprintf(args, sizeof(args), NODEV " conf=%s", path);

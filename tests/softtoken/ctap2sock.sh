@@ -2,9 +2,9 @@
 # Smoke test of the software token's CTAP2 options over the socket front:
 # the CTAPHID capabilities, CBOR GetInfo and ClientPIN, MSG refused with
 # U2F off, KEEPALIVE then CANCEL on a CBOR request, the log, the state
-# file, and usage errors. A tiny python client; TAP output. (The unit
-# tests test_ctap2*.c cover the commands; python3-fido2 and fido2-tools
-# drive the token elsewhere.)
+# file, and usage errors. The raw CTAPHID client of peerlib.py; TAP
+# output. (The unit tests test_ctap2*.c cover the commands; python3-fido2
+# and fido2-tools drive the token elsewhere.)
 set -u
 
 ST="${top_builddir:-.}/tests/softtoken/softtoken"
@@ -36,58 +36,27 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+# The client imports tests/softtoken/peerlib.py; no bytecode is written
+# into the source tree.
+client() {
+	PYTHONPATH="${top_srcdir:-.}/tests/softtoken" PYTHONDONTWRITEBYTECODE=1 \
+	    python3 "$dir/client.py" "$@"
+}
 
 cat >"$dir/client.py" <<'PY'
-# A tiny CTAPHID host speaking CBOR; one "<check> ok|bad" line per check.
-import os, socket, struct, sys
-
-BCAST = b"\xff" * 4
-
-def conn():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    s.settimeout(5)
-    s.connect(sys.argv[1])
-    return s
-
-def send(s, cid, cmd, data):
-    f = cid + bytes([0x80 | cmd]) + struct.pack(">H", len(data)) + data[:57]
-    s.send(f + bytes(64 - len(f)))
-    off, seq = 57, 0
-    while off < len(data):
-        f = cid + bytes([seq]) + data[off:off + 59]
-        s.send(f + bytes(64 - len(f)))
-        off, seq = off + 59, seq + 1
-
-def recv(s, cid, keepalives):
-    while True:
-        r = s.recv(100)
-        if r[:4] != cid:
-            continue
-        if r[4] == 0xbb:
-            keepalives.append(r[7])
-            continue
-        break
-    n = struct.unpack(">H", r[5:7])[0]
-    data, seq = r[7:7 + n], 0
-    while len(data) < n:
-        c = s.recv(100)
-        if c[:4] != cid or c[4] != seq:
-            raise Exception("bad continuation " + c.hex())
-        data, seq = data + c[5:5 + n - len(data)], seq + 1
-    return r[4] & 0x7f, data
-
-def check(name, ok):
-    print("%s %s" % (name, "ok" if ok else "bad"))
+# One "<check> ok|bad" line per check; the CTAPHID client itself is
+# tests/softtoken/peerlib.py's.
+import sys
+from peerlib import check_line as check, hid_connect, hid_init, \
+    hid_recv as recv, hid_send as send
 
 def init(s):
-    nonce = os.urandom(8)
-    send(s, BCAST, 0x06, nonce)
-    cmd, r = recv(s, BCAST, [])
+    nonce, cmd, r = hid_init(s)
     print("caps %02x" % r[16])
     return r[8:12]
 
 def main():
-    s = conn()
+    s = hid_connect(sys.argv[1])
     cid = init(s)
     if sys.argv[2] == "caps":
         return
@@ -120,7 +89,7 @@ PY
     2>"$dir/err"
 ok $? "daemon with --ctap2 2.1 --u2f off --pin starts"
 pids="$(cat "$dir/pid" 2>/dev/null)"
-python3 "$dir/client.py" "$dir/sock" basic >"$dir/py" 2>&1
+client "$dir/sock" basic >"$dir/py" 2>&1
 grep -qx "caps 0d" "$dir/py"
 ok $? "INIT capabilities: WINK, CBOR, NMSG"
 for c in getinfo retries nmsg badcbor; do
@@ -139,13 +108,13 @@ ok $? "state file: the PIN's hash and retries, not the PIN"
 "$ST" --socket "$dir/sock2" --ctap2 2.0 --presence never --daemon \
     --pidfile "$dir/pid2" 2>>"$dir/err"
 pids="$pids $(cat "$dir/pid2" 2>/dev/null)"
-python3 "$dir/client.py" "$dir/sock2" caps >"$dir/py2" 2>&1
+client "$dir/sock2" caps >"$dir/py2" 2>&1
 grep -qx "caps 05" "$dir/py2"
 ok $? "--ctap2 2.0 with U2F on: capabilities WINK, CBOR"
 "$ST" --socket "$dir/sock3" --ctap2 2.1 --presence never --daemon \
     --pidfile "$dir/pid3" 2>>"$dir/err"
 pids="$pids $(cat "$dir/pid3" 2>/dev/null)"
-python3 "$dir/client.py" "$dir/sock3" cancel >"$dir/py3" 2>&1
+client "$dir/sock3" cancel >"$dir/py3" 2>&1
 grep -qx "cancel ok" "$dir/py3"
 ok $? "a CBOR request waiting for a touch: KEEPALIVE 02, CANCEL ends it 2D"
 

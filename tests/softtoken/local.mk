@@ -23,7 +23,7 @@ tests_softtoken_softtoken_LDADD = tests/softtoken/libsofttoken.la
 check_PROGRAMS += tests/softtoken/test_token
 TESTS += tests/softtoken/test_token
 tests_softtoken_test_token_SOURCES = tests/softtoken/test_token.c \
-	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/lib/test.h
 tests_softtoken_test_token_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_token_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
@@ -31,7 +31,7 @@ tests_softtoken_test_token_LDADD = tests/softtoken/libsofttoken.la \
 check_PROGRAMS += tests/softtoken/test_tokhid
 TESTS += tests/softtoken/test_tokhid
 tests_softtoken_test_tokhid_SOURCES = tests/softtoken/test_tokhid.c \
-	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/lib/test.h
 tests_softtoken_test_tokhid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_tokhid_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
@@ -40,7 +40,7 @@ tests_softtoken_test_tokhid_LDADD = tests/softtoken/libsofttoken.la \
 check_PROGRAMS += tests/softtoken/test_nfccard
 TESTS += tests/softtoken/test_nfccard
 tests_softtoken_test_nfccard_SOURCES = tests/softtoken/test_nfccard.c \
-	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/test.h
+	tests/softtoken/tokfix.c tests/softtoken/tokfix.h tests/lib/test.h
 tests_softtoken_test_nfccard_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_nfccard_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
@@ -55,7 +55,7 @@ TESTS += tests/softtoken/test_ctap2
 tests_softtoken_test_ctap2_SOURCES = tests/softtoken/test_ctap2.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
 	tests/softtoken/ctap2hrk.c \
-	tests/softtoken/ctap2host.h tests/test.h
+	tests/softtoken/ctap2host.h tests/lib/test.h
 tests_softtoken_test_ctap2_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
@@ -65,7 +65,7 @@ TESTS += tests/softtoken/test_ctap2f
 tests_softtoken_test_ctap2f_SOURCES = tests/softtoken/test_ctap2f.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
 	tests/softtoken/ctap2hrk.c \
-	tests/softtoken/ctap2host.h tests/test.h
+	tests/softtoken/ctap2host.h tests/lib/test.h
 tests_softtoken_test_ctap2f_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2f_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
@@ -75,7 +75,7 @@ TESTS += tests/softtoken/test_ctap2hid
 tests_softtoken_test_ctap2hid_SOURCES = tests/softtoken/test_ctap2hid.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
 	tests/softtoken/ctap2hrk.c \
-	tests/softtoken/ctap2host.h tests/test.h
+	tests/softtoken/ctap2host.h tests/lib/test.h
 tests_softtoken_test_ctap2hid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
@@ -85,7 +85,7 @@ check_PROGRAMS += tests/softtoken/test_ctap2rk
 TESTS += tests/softtoken/test_ctap2rk
 tests_softtoken_test_ctap2rk_SOURCES = tests/softtoken/test_ctap2rk.c \
 	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
-	tests/softtoken/ctap2hrk.c tests/softtoken/ctap2host.h tests/test.h
+	tests/softtoken/ctap2hrk.c tests/softtoken/ctap2host.h tests/lib/test.h
 tests_softtoken_test_ctap2rk_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_test_ctap2rk_LDADD = tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)

@@ -1,23 +1,107 @@
-# Helpers of peer_fido2.py: TAP lines, software tokens on sockets, and
-# the checks python3-fido2 makes (attestation, signatures, the UV bit).
+# Helpers of the python clients of the software token: a raw CTAPHID
+# client over its socket front (socket.sh, ctap2sock.sh: frames byte for
+# byte, keepalives, several clients; the standard library only), and for
+# peer_fido2.py TAP lines, software tokens on sockets, and the checks
+# python3-fido2 makes (attestation, signatures, the UV bit).
 import hashlib
 import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
 
-from fido2.attestation import Attestation
-from fido2.cose import CoseKey
-from fido2.ctap import CtapError
-from fido2.ctap2.pin import ClientPin
+try:
+    from fido2.attestation import Attestation
+    from fido2.cose import CoseKey
+    from fido2.ctap import CtapError
+    from fido2.ctap2.pin import ClientPin
 
-import sockhid
+    import sockhid
+
+    PERM = (ClientPin.PERMISSION.MAKE_CREDENTIAL |
+            ClientPin.PERMISSION.GET_ASSERTION)
+except ImportError:
+    # The raw client below needs no python3-fido2 (socket.sh and
+    # ctap2sock.sh run without it); peer_fido2.sh checks that it is there.
+    pass
 
 RP = {"id": "peer.example", "name": "peer"}
 USER = {"id": b"user-1", "name": "alice"}
 ALGS = {"ES256": -7, "EdDSA": -8, "RS256": -257}
-PERM = ClientPin.PERMISSION.MAKE_CREDENTIAL | ClientPin.PERMISSION.GET_ASSERTION
+
+# ---- The raw CTAPHID client: 64-byte reports, one per SOCK_SEQPACKET
+# message (tests/softtoken/front_socket.c). ----
+BCAST = b"\xff" * 4
+KEEPALIVE = 0xbb
+
+
+def hid_connect(path, timeout=5):
+    """A connection to the token's socket; every read has a deadline."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(timeout)
+    s.connect(path)
+    return s
+
+
+def hid_send(s, cid, cmd, data):
+    """One CTAPHID message: an init frame, then continuation frames."""
+    f = cid + bytes([0x80 | cmd]) + struct.pack(">H", len(data)) + data[:57]
+    s.send(f + bytes(64 - len(f)))
+    off, seq = 57, 0
+    while off < len(data):
+        f = cid + bytes([seq]) + data[off:off + 59]
+        s.send(f + bytes(64 - len(f)))
+        off, seq = off + 59, seq + 1
+
+
+def hid_frame(s, cid):
+    """The next report, which must be 64 bytes on channel cid."""
+    r = s.recv(100)
+    if len(r) != 64 or r[:4] != cid:
+        raise Exception("unexpected frame " + r.hex())
+    return r
+
+
+def hid_recv(s, cid, keepalives):
+    """The next message on cid: (command, data). KEEPALIVE reports before
+    it are appended (their status byte) to keepalives; any report on
+    another channel, a continuation out of sequence or a continuation
+    where an init frame belongs raises."""
+    r = hid_frame(s, cid)
+    while r[4] == KEEPALIVE:
+        keepalives.append(r[7])
+        r = hid_frame(s, cid)
+    if not r[4] & 0x80:
+        raise Exception("not an init frame " + r.hex())
+    n = struct.unpack(">H", r[5:7])[0]
+    data, seq = r[7:7 + n], 0
+    while len(data) < n:
+        c = hid_frame(s, cid)
+        if c[4] != seq:
+            raise Exception("bad continuation " + c.hex())
+        data, seq = data + c[5:5 + n - len(data)], seq + 1
+    return r[4] & 0x7f, data
+
+
+def hid_xfer(s, cid, cmd, data, keepalives=None):
+    hid_send(s, cid, cmd, data)
+    return hid_recv(s, cid, keepalives if keepalives is not None else [])
+
+
+def hid_init(s):
+    """CTAPHID_INIT on the broadcast channel: (nonce sent, command, reply)."""
+    nonce = os.urandom(8)
+    hid_send(s, BCAST, 0x06, nonce)
+    cmd, r = hid_recv(s, BCAST, [])
+    return nonce, cmd, r
+
+
+def check_line(name, ok):
+    """The line the shell side greps for: "<check> ok" or "<check> bad"."""
+    print("%s %s" % (name, "ok" if ok else "bad"))
+    sys.stdout.flush()
 
 
 class Tap:

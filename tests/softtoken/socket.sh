@@ -1,7 +1,7 @@
 #!/bin/sh
 # Smoke test of the software token's socket front: start it as a daemon,
-# talk CTAPHID and U2F to it over SOCK_SEQPACKET with a tiny python client,
-# stop it. TAP output.
+# talk CTAPHID and U2F to it over SOCK_SEQPACKET with the raw CTAPHID
+# client of peerlib.py, stop it. TAP output.
 set -u
 
 ST="${top_builddir:-.}/tests/softtoken/softtoken"
@@ -34,53 +34,22 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
+# The client imports tests/softtoken/peerlib.py; no bytecode is written
+# into the source tree.
+client() {
+	PYTHONPATH="${top_srcdir:-.}/tests/softtoken" PYTHONDONTWRITEBYTECODE=1 \
+	    python3 "$dir/client.py" "$@"
+}
 
 cat >"$dir/client.py" <<'PY'
-# A tiny CTAPHID + U2F host; prints one "<check> ok|bad" line per check.
-import hashlib, os, socket, struct, sys
-
-BCAST = b"\xff" * 4
+# Prints one "<check> ok|bad" line per check; the CTAPHID client itself is
+# tests/softtoken/peerlib.py's.
+import hashlib, os, struct, sys
+from peerlib import BCAST, check_line as check, hid_connect, hid_frame, \
+    hid_init, hid_recv, hid_send as send, hid_xfer as xfer
 
 def conn():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    s.settimeout(5)
-    s.connect(sys.argv[1])
-    return s
-
-def send(s, cid, cmd, data):
-    f = cid + bytes([0x80 | cmd]) + struct.pack(">H", len(data)) + data[:57]
-    s.send(f + bytes(64 - len(f)))
-    off, seq = 57, 0
-    while off < len(data):
-        f = cid + bytes([seq]) + data[off:off + 59]
-        s.send(f + bytes(64 - len(f)))
-        off, seq = off + 59, seq + 1
-
-def frame(s, cid):
-    r = s.recv(100)
-    if len(r) != 64 or r[:4] != cid:
-        raise Exception("unexpected frame " + r.hex())
-    return r
-
-def recv(s, cid, keepalives):
-    r = frame(s, cid)
-    while r[4] == 0xbb:
-        keepalives.append(r[7])
-        r = frame(s, cid)
-    if not r[4] & 0x80:
-        raise Exception("not an init frame " + r.hex())
-    n = struct.unpack(">H", r[5:7])[0]
-    data, seq = r[7:7 + n], 0
-    while len(data) < n:
-        c = frame(s, cid)
-        if c[4] != seq:
-            raise Exception("bad continuation " + c.hex())
-        data, seq = data + c[5:5 + n - len(data)], seq + 1
-    return r[4] & 0x7f, data
-
-def xfer(s, cid, cmd, data, keepalives=None):
-    send(s, cid, cmd, data)
-    return recv(s, cid, keepalives if keepalives is not None else [])
+    return hid_connect(sys.argv[1])
 
 def apdu(s, cid, ins, p1, data=b""):
     a = bytes([0, ins, p1, 0, 0]) + struct.pack(">H", len(data)) + data
@@ -89,18 +58,13 @@ def apdu(s, cid, ins, p1, data=b""):
         raise Exception("bad MSG reply %r %s" % (cmd, rep.hex()))
     return rep[:-2], struct.unpack(">H", rep[-2:])[0]
 
-def check(name, ok):
-    print("%s %s" % (name, "ok" if ok else "bad"))
-
 def init(s, others=()):
-    nonce = os.urandom(8)
-    send(s, BCAST, 0x06, nonce)
-    cmd, r = recv(s, BCAST, [])
+    nonce, cmd, r = hid_init(s)
     check("init", cmd == 0x06 and len(r) == 17 and r[:8] == nonce and
           r[12] == 2 and r[16] == 0x01 and
           r[8:12] not in (bytes(4), BCAST))
     for o in others:   # every client sees every input report
-        check("init-other", recv(o, BCAST, []) == (cmd, r))
+        check("init-other", hid_recv(o, BCAST, []) == (cmd, r))
     return r[8:12]
 
 def slow_reader():
@@ -136,10 +100,10 @@ def main():
         cid = init(a)
         ka = []
         send(a, cid, 0x03, bytes([0, 1, 3, 0, 0, 0, 64]) + bytes(66))
-        r = frame(a, cid)
+        r = hid_frame(a, cid)
         ka.append(r[7] if r[4] == 0xbb else None)
         send(a, cid, 0x11, b"")
-        cmd, rep = recv(a, cid, ka)
+        cmd, rep = hid_recv(a, cid, ka)
         check("cancel", ka[0] == 2 and cmd == 0x03 and rep == b"\x69\x85")
         return
     b = conn()
@@ -187,7 +151,7 @@ mode=$(stat -c %a "$dir/sock" 2>/dev/null)
 [ "$mode" = 600 ]
 ok $? "socket mode is 0600 (got $mode)"
 
-python3 "$dir/client.py" "$dir/sock" basic >"$dir/py" 2>&1
+client "$dir/sock" basic >"$dir/py" 2>&1
 for c in init init-other ping version register probe authenticate; do
 	grep -qx "$c ok" "$dir/py"
 	ok $? "over the socket: $c"
@@ -204,7 +168,7 @@ grep -qx "ins=03 p1=00 sw=9000" "$dir/log" &&
     [ "$(grep -c 'ins=02 p1=03 sw=9000' "$dir/log")" -eq 1 ]
 ok $? "log lines for the answered APDUs"
 
-python3 "$dir/client.py" "$dir/sock" slow >"$dir/py-slow" 2>&1
+client "$dir/sock" slow >"$dir/py-slow" 2>&1
 grep -qx "slow-reader ok" "$dir/py-slow"
 ok $? "a client that does not read for 681 reports still gets its reply"
 
@@ -221,7 +185,7 @@ pid=
 "$ST" --socket "$dir/sock2" --keepalive --presence never --daemon \
     --pidfile "$dir/pid2" --log "$dir/log2" 2>>"$dir/err"
 pid2=$(cat "$dir/pid2" 2>/dev/null)
-python3 "$dir/client.py" "$dir/sock2" cancel >>"$dir/py" 2>&1
+client "$dir/sock2" cancel >>"$dir/py" 2>&1
 grep -qx "cancel ok" "$dir/py" && grep -qx keepalive "$dir/log2" &&
     grep -qx "ins=01 p1=03 sw=6985" "$dir/log2"
 ok $? "--keepalive: KEEPALIVE until CANCEL, then 6985"

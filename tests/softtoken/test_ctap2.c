@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "../test.h"
+#include "../lib/test.h"
 #include "ctap2host.h"
 #include "token.h"
 

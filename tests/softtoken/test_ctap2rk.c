@@ -14,7 +14,7 @@
 
 #include "base/cbor.h"
 #include "base/err.h"
-#include "../test.h"
+#include "../lib/test.h"
 #include "ctap2host.h"
 #include "token.h"
 

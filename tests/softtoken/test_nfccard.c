@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "../test.h"
+#include "../lib/test.h"
 #include "nfc_card.h"
 #include "tokfix.h"
 

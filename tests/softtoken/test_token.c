@@ -25,7 +25,7 @@
 
 #include "base/err.h"
 #include "base/util.h"
-#include "../test.h"
+#include "../lib/test.h"
 #include "token.h"
 #include "tokfix.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "../test.h"
+#include "../lib/test.h"
 #include "token.h"
 #include "ctaphid_dev.h"
 #include "tokfix.h"

@@ -3,7 +3,7 @@
 
 #include "base/err.h"
 #include "../../tools/tool.h"
-#include "../test.h"
+#include "../lib/test.h"
 
 static char *
 add(const char *in, const char *user, const char *cred, int want)

@@ -1,5 +1,5 @@
 /* tools/passkeyfmt.c: pamu2fcfg --format=passkey. Each of OpenSSL's
- * SubjectPublicKeyInfos (tests/passkeyfix.h), read by the module's parser
+ * SubjectPublicKeyInfos (tests/lib/passkeyfix.h), read by the module's parser
  * (common/mapping/passkey.c) into a credential and written back, is the
  * same value byte for byte; what cannot be written is refused. */
 #include "config.h"
@@ -12,8 +12,8 @@
 #include "base/err.h"
 #include "mapping/passkey.h"
 #include "../../tools/tool.h"
-#include "../passkeyfix.h"
-#include "../test.h"
+#include "../lib/passkeyfix.h"
+#include "../lib/test.h"
 
 #define KH_B64 "AAECAwQFBgcICQoLDA0ODw==" /* 00..0f */
 

@@ -5,10 +5,10 @@
 # no key, and hostile tokens (framing and reply faults) that must fail
 # cleanly and in bounded time, never hang or be accepted. Uses the
 # --with-libu2f-host build of tests/run.sh's u2fhost stage (or
-# $VM_U2FH_BUILD): its tests/devcheck speaks both backends.
+# $VM_U2FH_BUILD): its tests/device/devcheck speaks both backends.
 
 UB=${VM_U2FH_BUILD:-$VM_SRC/build/u2fhost}
-DEVCHECK=$UB/tests/devcheck
+DEVCHECK=$UB/tests/device/devcheck
 UCRED=$T/u2fh.cred
 
 # dc BACKEND ARGS...: devcheck through one backend (output in $OUT).

@@ -1,7 +1,0 @@
-#!/bin/sh
-# The mapping-file scan tests again on the portable (non-AVX2) path, which
-# production takes only on CPUs without AVX2 (common/mapping/authscan.c):
-# tests/test_authscan with PU_AUTHSCAN_PATH=portable.
-PU_AUTHSCAN_PATH=portable
-export PU_AUTHSCAN_PATH
-exec "${top_builddir:-.}/tests/test_authscan"

@@ -1,0 +1,42 @@
+/* Fixtures shared by the CTAPHID unit tests (tests/transport/test_ctaphid.c and
+ * tests/transport/test_ctaphid_msg.c): the channel ID the scripted device of
+ * tests/lib/fakehid.c is told to hand out, a channel opened on such a device
+ * with its automatic INIT answer, and a byte pattern that differs per byte so
+ * that misplaced bytes show. */
+#ifndef PU_HIDFIX_H
+#define PU_HIDFIX_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "transport/ctaphid.h"
+#include "base/err.h"
+#include "fakehid.h"
+#include "test.h"
+
+static const uint8_t cid_ok[4] = {0x01, 0x02, 0x03, 0x04};
+
+/* A fake with auto-INIT, opened; fails the test when that fails. */
+static inline struct ctaphid *
+open_fake(struct fakehid *f)
+{
+	struct ctaphid *ch = NULL;
+
+	fakehid_auto_init(f, cid_ok);
+	T_EQ_ERR(
+	    ctaphid_open(&fakehid_io, fakehid_path(f), 0, 0, NULL, 1000, &ch),
+	    ERR_OK);
+	return ch;
+}
+
+/* Fill a pattern that differs per byte so misplaced bytes show. */
+static inline void
+pattern(uint8_t *p, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(seed + i * 7);
+}
+
+#endif /* PU_HIDFIX_H */
