@@ -65,7 +65,7 @@ build_all() {
 		fi
 	fi
 	make -C "$build" -s -j"$(nproc)" pam_u2f/pam_u2f.la \
-	    tools/pamu2fcfg tests/softtoken/softtoken >"$work/make.log" 2>&1 ||
+	    pamu2fcfg/pamu2fcfg tests/softtoken/softtoken >"$work/make.log" 2>&1 ||
 	    { tail -30 "$work/make.log" >&2; die "build failed"; }
 	OURS=$build/pam_u2f/.libs/pam_u2f.so
 	# The same module with the opt-in direct ES256 checks, for the VM's
@@ -81,7 +81,7 @@ build_all() {
 	    { tail -30 "$work/make.log" >&2; die "build (direct) failed"; }
 	cp "$work/build-direct/pam_u2f/.libs/pam_u2f.so" \
 	    "$work/pam_u2f_direct.so"
-	OURCFG=$build/tools/pamu2fcfg
+	OURCFG=$build/pamu2fcfg/pamu2fcfg
 	SOFTTOKEN=$build/tests/softtoken/softtoken
 	[ -e "$OURS" ] || die "no $OURS"
 	# shellcheck disable=SC2086

@@ -1,5 +1,5 @@
 /* pamu2fcfg internals: the options, the exit codes and the jobs each
- * file under tools/ does. Nothing here is used outside tools/. */
+ * file under pamu2fcfg/ does. Nothing here is used outside pamu2fcfg/. */
 #ifndef PU_TOOL_H
 #define PU_TOOL_H
 
