@@ -1,3 +1,9 @@
+/* Reading files that another user may control (safefile.h): open without
+ * following links (or, for a user's own file, following one to that
+ * user's own file), fstat, then the type, owner, mode and size rules, and
+ * the read, whole or in lines. The one reader of mapping, configuration
+ * and central files for the module, pamu2fcfg and the LDAP helper, so
+ * that every reader refuses an unsafe file for the same reasons. */
 #include "config.h"
 
 #include <errno.h>
