@@ -331,7 +331,7 @@ floor_rows() {
 	echo "specification's authentication example through OpenSSL 3's EVP"
 	echo "API (one SHA-256, one key import, one ECDSA P-256 verification),"
 	echo "no device, no file; and the same check without EVP, as ours does"
-	echo "when built with --enable-direct-verify (common/crypto_direct.c)."
+	echo "when built with --enable-direct-verify (common/crypto/crypto_direct.c)."
 	echo "Ours is measured as built by default (every check through EVP)"
 	echo "and built with --enable-direct-verify. Same"
 	echo "driver, same VM. Ratios against the old module's complete"
@@ -347,7 +347,7 @@ floor_rows() {
 		case $f in
 		load) echo -n "| floor: libcrypto linked, not called" ;;
 		verify) echo -n "| floor: one EVP verification" ;;
-		lowlevel) echo -n "| floor: the same without EVP (SHA256_*, ECDSA equation over EC_POINT_mul, as common/crypto_direct.c)" ;;
+		lowlevel) echo -n "| floor: the same without EVP (SHA256_*, ECDSA equation over EC_POINT_mul, as common/crypto/crypto_direct.c)" ;;
 		ours) echo -n "| ours, complete authentication" ;;
 		oursdirect) echo -n "| ours built with --enable-direct-verify, complete authentication" ;;
 		old) echo -n "| old, complete authentication" ;;

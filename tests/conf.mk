@@ -1,4 +1,4 @@
-# The configuration file (issue 5): unit tests of common/conf.c, and the
+# The configuration file (issue 5): unit tests of common/conf/conf.c, and the
 # commented example installed as $(PAM_U2F_CONF) (--with-pam-conf,
 # default /etc/security/pam_u2f.conf) unless a file is already there.
 check_PROGRAMS += tests/test_conf
@@ -15,7 +15,7 @@ tests_test_conffile_SOURCES = tests/test_conffile.c tests/conffix.h \
 tests_test_conffile_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
-# The text scanner under it (common/confscan.c).
+# The text scanner under it (common/conf/confscan.c).
 check_PROGRAMS += tests/test_confscan
 TESTS += tests/test_confscan
 tests_test_confscan_SOURCES = tests/test_confscan.c tests/conffix.h \

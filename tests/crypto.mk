@@ -1,4 +1,4 @@
-# Unit tests for common/crypto.c and common/u2f.c (test_u2f: APDUs,
+# Unit tests for common/crypto/crypto.c and common/proto/u2f.c (test_u2f: APDUs,
 # status words and reply parsing; test_u2fop: the operations over CTAPHID).
 check_PROGRAMS += tests/test_crypto tests/test_u2f tests/test_u2fop
 TESTS += tests/test_crypto tests/test_u2f tests/test_u2fop
@@ -24,7 +24,7 @@ tests_test_edpoint_SOURCES = tests/test_edpoint.c tests/edpoint_kat.h \
 EXTRA_DIST += tests/edpoint_kat.py
 tests_test_edpoint_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
-# Both ES256 implementations (common/crypto.c, common/crypto_direct.c)
+# Both ES256 implementations (common/crypto/crypto.c, common/crypto/crypto_direct.c)
 # against NIST's vectors (Debian's python3-cryptography-vectors) and each
 # other.
 check_PROGRAMS += tests/test_es256
