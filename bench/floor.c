@@ -16,9 +16,9 @@
  * PAM_SUCCESS only when the signature verifies; "load" always answers
  * PAM_AUTH_ERR. "lowlevel" measures what bypassing EVP (and its one-time
  * initialisation) saves; pam_u2f does the same by default
- * (common/crypto_direct.c, with more checks: bench/analysis.md). Built by
- * bench/run.sh with
- *   cc -shared -fPIC -o floor.so floor.c -Wl,--no-as-needed -lcrypto -lpam
+ * (common/crypto/crypto_direct.c, with more checks: bench/analysis.md). Built
+ * by bench/run.sh with cc -shared -fPIC -o floor.so floor.c -Wl,--no-as-needed
+ * -lcrypto -lpam
  */
 #define PAM_SM_AUTH
 #define OPENSSL_SUPPRESS_DEPRECATED /* SHA256_Init, for "lowlevel" */

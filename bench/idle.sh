@@ -29,12 +29,12 @@ if [ -z "${BENCH_BUILD:-}" ] && [ ! -f "$build/Makefile" ]; then
 	mkdir -p "$build" && (cd "$build" && "$top/configure" -q) ||
 	    die "configure failed"
 fi
-make -C "$build" -s -j"$(nproc)" pam_u2f/pam_u2f.la tools/pamu2fcfg \
+make -C "$build" -s -j"$(nproc)" pam_u2f/pam_u2f.la pamu2fcfg/pamu2fcfg \
     tests/softtoken/softtoken >"$work/make.log" 2>&1 || die "build failed"
 cc -O2 -o "$work/pamdrive" "$here/pamdrive.c" -lpam ||
     die "cannot build pamdrive"
 OURS=$build/pam_u2f/.libs/pam_u2f.so
-CFG=$build/tools/pamu2fcfg
+CFG=$build/pamu2fcfg/pamu2fcfg
 TOK=$build/tests/softtoken/softtoken
 sock=$work/tok.sock
 

@@ -52,7 +52,7 @@ trap cleanup EXIT
 PIDFILES="$WORK/t.pid"
 for _ in $(seq 50); do [ -S "$WORK/t.sock" ] && break; sleep 0.1; done
 cfg() {
-	printf '%s\n' "$PIN" | "$build/tools/pamu2fcfg" \
+	printf '%s\n' "$PIN" | "$build/pamu2fcfg/pamu2fcfg" \
 	    --device "unix:$WORK/t.sock" -o "$ORIGIN" --pin-stdin "$@"
 }
 # The same kind of credential both ways: ES256, presence and PIN.

@@ -25,7 +25,7 @@ bench_build() {
 	if [ ! -f "$build/Makefile" ]; then
 		(cd "$build" && "$top/configure" -q) || die "configure failed"
 	fi
-	make -C "$build" -s -j2 pam_u2f/pam_u2f.la tools/pamu2fcfg \
+	make -C "$build" -s -j2 pam_u2f/pam_u2f.la pamu2fcfg/pamu2fcfg \
 	    tests/softtoken/softtoken >"$work/make-$1.log" 2>&1 ||
 	    { tail -30 "$work/make-$1.log" >&2; die "build failed"; }
 	cc -O2 -Wall -Wextra -o "$work/pamdrive" "$here/pamdrive.c" -lpam ||

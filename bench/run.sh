@@ -65,7 +65,7 @@ build_all() {
 		fi
 	fi
 	make -C "$build" -s -j"$(nproc)" pam_u2f/pam_u2f.la \
-	    tools/pamu2fcfg tests/softtoken/softtoken >"$work/make.log" 2>&1 ||
+	    pamu2fcfg/pamu2fcfg tests/softtoken/softtoken >"$work/make.log" 2>&1 ||
 	    { tail -30 "$work/make.log" >&2; die "build failed"; }
 	OURS=$build/pam_u2f/.libs/pam_u2f.so
 	# The same module with the opt-in direct ES256 checks, for the VM's
@@ -81,7 +81,7 @@ build_all() {
 	    { tail -30 "$work/make.log" >&2; die "build (direct) failed"; }
 	cp "$work/build-direct/pam_u2f/.libs/pam_u2f.so" \
 	    "$work/pam_u2f_direct.so"
-	OURCFG=$build/tools/pamu2fcfg
+	OURCFG=$build/pamu2fcfg/pamu2fcfg
 	SOFTTOKEN=$build/tests/softtoken/softtoken
 	[ -e "$OURS" ] || die "no $OURS"
 	# shellcheck disable=SC2086
@@ -331,7 +331,7 @@ floor_rows() {
 	echo "specification's authentication example through OpenSSL 3's EVP"
 	echo "API (one SHA-256, one key import, one ECDSA P-256 verification),"
 	echo "no device, no file; and the same check without EVP, as ours does"
-	echo "when built with --enable-direct-verify (common/crypto_direct.c)."
+	echo "when built with --enable-direct-verify (common/crypto/crypto_direct.c)."
 	echo "Ours is measured as built by default (every check through EVP)"
 	echo "and built with --enable-direct-verify. Same"
 	echo "driver, same VM. Ratios against the old module's complete"
@@ -347,7 +347,7 @@ floor_rows() {
 		case $f in
 		load) echo -n "| floor: libcrypto linked, not called" ;;
 		verify) echo -n "| floor: one EVP verification" ;;
-		lowlevel) echo -n "| floor: the same without EVP (SHA256_*, ECDSA equation over EC_POINT_mul, as common/crypto_direct.c)" ;;
+		lowlevel) echo -n "| floor: the same without EVP (SHA256_*, ECDSA equation over EC_POINT_mul, as common/crypto/crypto_direct.c)" ;;
 		ours) echo -n "| ours, complete authentication" ;;
 		oursdirect) echo -n "| ours built with --enable-direct-verify, complete authentication" ;;
 		old) echo -n "| old, complete authentication" ;;

@@ -9,9 +9,22 @@
 #   crypto     the only OpenSSL user          (a leaf over base)
 #   mapping    credential sources: mapping files, OpenSSH keys (leaf)
 #   conf       every option, the config file  (leaf)
-#   base       errors, util, log, rbuf, b64, credential, safe files
+#   base       errors, util, log, bytereader, b64, credential, safe files
 #
 # A layer may include only the layers listed below it in tests/layers.sh.
+#
+# Two guests that a reader may not expect:
+# - conf/ holds the "ldap { }" section of pam_u2f.conf (confldap.c: its
+#   keys and checks; confldap_schema.c: its libconfuse schema), although
+#   only the LDAP helper (ldap/) uses it: every reader (the module,
+#   pamu2fcfg, the helper) parses the whole file and must refuse a bad
+#   key in the section the same way, and ldap/ sits above conf/, so the
+#   schema cannot live there. conf.c -> confldap_schema.c -> conf_ctx.c,
+#   one way.
+# - mapping/ holds authcmd= (authcmd*.c: the checked command and its
+#   spawn; authcmd_output.c: its output as credentials; authcache.c: the
+#   cache of that output): a command is one more source of a user's
+#   mapping lines, read with the same parsers as a mapping file.
 # common/libcommon.la is the union that programs link.
 COMMON_LAYERS = common/base/libbase.la common/crypto/libcrypto.la \
 	common/mapping/libmapping.la common/conf/libconf.la \
@@ -31,7 +44,7 @@ common_base_libbase_la_SOURCES = \
 	common/base/err.c common/base/err.h \
 	common/base/util.c common/base/util.h \
 	common/base/logesc.c common/base/logesc.h \
-	common/base/rbuf.c common/base/rbuf.h \
+	common/base/bytereader.c common/base/bytereader.h \
 	common/base/b64.c common/base/b64.h \
 	common/base/cbor.c common/base/cbor.h \
 	common/base/cred.c common/base/cred.h \
@@ -55,7 +68,7 @@ common_mapping_libmapping_la_SOURCES = \
 	common/mapping/sshkey.c common/mapping/sshkey.h \
 	common/mapping/mappath.c common/mapping/mappath.h \
 	common/mapping/passkey.c common/mapping/passkey.h \
-	common/mapping/cmdout.c common/mapping/cmdout.h \
+	common/mapping/authcmd_output.c common/mapping/authcmd_output.h \
 	common/mapping/authcmd.c common/mapping/authcmd_child.c \
 	common/mapping/authcmd_int.h common/mapping/authcmd_path.c \
 	common/mapping/authcmd.h common/mapping/authcache.c \
@@ -67,7 +80,8 @@ common_conf_libconf_la_SOURCES = \
 	common/conf/confscan.c common/conf/confscan.h \
 	common/conf/opts.c common/conf/opts.h \
 	common/conf/confldap.c common/conf/confldap.h \
-	common/conf/conf_ldapsec.c common/conf/conf_int.h
+	common/conf/confldap_schema.c common/conf/confldap_schema.h \
+	common/conf/conf_ctx.c common/conf/conf_ctx.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 # The configuration file's default path: --with-pam-conf (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \

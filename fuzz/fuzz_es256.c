@@ -1,6 +1,6 @@
-/* The two ES256 implementations (common/crypto.c through EVP,
- * common/crypto_direct.c without it) on the same input must give the same
- * answer. Input: a 65-byte point, one length byte, that many message
+/* The two ES256 implementations (common/crypto/crypto.c through EVP,
+ * common/crypto/crypto_direct.c without it) on the same input must give the
+ * same answer. Input: a 65-byte point, one length byte, that many message
  * bytes, the rest the DER signature. The seeds hold the FIDO U2F
  * authentication example (a valid signature) and variants of it, so
  * mutations explore the DER and range checks around a real solution of

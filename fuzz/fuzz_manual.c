@@ -1,4 +1,4 @@
-/* Manual mode's answer checker (common/manual.c): the four lines a user
+/* Manual mode's answer checker (common/auth/manual.c): the four lines a user
  * pastes back, which over sshd keyboard-interactive come from the remote
  * side. The challenge and the credential are the FIDO U2F raw message
  * format's authentication example, whose signature is a valid answer

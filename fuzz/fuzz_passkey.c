@@ -13,7 +13,7 @@
 #include "base/cred.h"
 #include "base/err.h"
 #include "fuzz.h"
-#include "mapping/cmdout.h"
+#include "mapping/authcmd_output.h"
 #include "mapping/passkey.h"
 
 #define KH_B64 "AAECAwQFBgcICQoLDA0ODw==" /* 16 bytes */

@@ -15,7 +15,7 @@
 #include "converse.h"
 #include "mapping/authcache.h"
 #include "mapping/authcmd.h"
-#include "mapping/cmdout.h"
+#include "mapping/authcmd_output.h"
 
 #define CC_MSG_MAX 512
 

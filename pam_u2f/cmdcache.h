@@ -35,7 +35,7 @@ void cmdcache_save(int dfd, const char *user, int r, const char *out,
 
 /* The command gave no answer: the user's credentials from an entry no
  * older than o->authcmd_cache_maxage seconds, read by the same parser
- * (cmdout.h). ERR_OK with the list; ERR_UNAVAIL (logged) when dfd is
+ * (authcmd_output.h). ERR_OK with the list; ERR_UNAVAIL (logged) when dfd is
  * -1, there is no entry, it is too old, unsafe, unreadable or does not
  * give any credential for the user. Never ERR_NOT_FOUND. */
 int cmdcache_use(int dfd, const struct options *o, const char *user,

@@ -18,7 +18,7 @@
 #include "converse.h"
 #include "mapping/authcmd.h"
 #include "mapping/authcmd_user.h"
-#include "mapping/cmdout.h"
+#include "mapping/authcmd_output.h"
 
 #define CS_MSG_MAX 512
 

@@ -1,5 +1,5 @@
 /* authcmd=: the user's credentials from a command (common/mapping/
- * authcmd.h runs it, cmdout.h reads its output), instead of a mapping
+ * authcmd.h runs it, authcmd_output.h reads its output), instead of a mapping
  * file. Logs name the command and the reason, never its output. */
 #ifndef PU_CMDSOURCE_H
 #define PU_CMDSOURCE_H

@@ -3,7 +3,7 @@
 #   1 valgrind memcheck over the module path: the programs that drive
 #     pam_u2f.so through libpam and auth_run over the real transport
 #     (zero errors, zero definite or indirect leaks, in every process)
-#   2 scan-build (clang static analyzer) over common/ pam_u2f/ tools/ ldap/
+#   2 scan-build (clang static analyzer) over common/ pam_u2f/ pamu2fcfg/ ldap/
 #   3 cppcheck (warning, portability, performance) over the same
 # Usage: tests/analyze.sh [BUILD_DIR]
 #   BUILD_DIR: a configured build tree of this source (default:
@@ -127,7 +127,7 @@ if ! command -v scan-build >/dev/null; then
 	tap skip "scan-build" "scan-build not installed (apt-get install clang-tools)"
 else
 	sb_check
-	tap $? "scan-build: common/ pam_u2f/ tools/ ldap/" "$out/scan-build/bugs"
+	tap $? "scan-build: common/ pam_u2f/ pamu2fcfg/ ldap/" "$out/scan-build/bugs"
 fi
 
 # ---- 3. cppcheck ----
@@ -139,9 +139,9 @@ else
 	cppcheck -q --error-exitcode=1 --inline-suppr --std=c11 \
 	    --enable=warning,portability,performance \
 	    --suppress=missingIncludeSystem -j"$jobs" \
-	    -I "$build" -I "$top/common" -I "$top/pam_u2f" -I "$top/tools" \
-	    -I "$top/ldap" "$top/common" "$top/pam_u2f" "$top/tools" \
+	    -I "$build" -I "$top/common" -I "$top/pam_u2f" -I "$top/pamu2fcfg" \
+	    -I "$top/ldap" "$top/common" "$top/pam_u2f" "$top/pamu2fcfg" \
 	    "$top/ldap" >"$out/cppcheck" 2>&1
-	tap $? "cppcheck: common/ pam_u2f/ tools/ ldap/" "$out/cppcheck"
+	tap $? "cppcheck: common/ pam_u2f/ pamu2fcfg/ ldap/" "$out/cppcheck"
 fi
 [ "$failed" -eq 0 ]

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layers of common/ point one way. Reads every #include "..." of the
-# code under common/, pam_u2f/, tools/ and ldap/ and fails (TAP "not ok") on
+# code under common/, pam_u2f/, pamu2fcfg/ and ldap/ and fails (TAP "not ok") on
 #   - an include of a folder that the including folder may not use
 #     (the table below: each layer names the layers under it);
 #   - a cycle between modules (x.c/x.h/x_int.h are module x), found by
@@ -16,13 +16,13 @@ allowed() {	# allowed FOLDER: the folders FOLDER may include
 	proto) echo "base crypto transport proto" ;;
 	device) echo "base crypto transport proto device" ;;
 	auth) echo "base crypto transport proto device auth" ;;
-	pam_u2f | tools) echo "base crypto mapping conf transport proto device auth $1" ;;
+	pam_u2f | pamu2fcfg) echo "base crypto mapping conf transport proto device auth $1" ;;
 	ldap) echo "base conf ldap" ;;
 	*) echo "" ;;
 	esac
 }
 
-files=$(find common pam_u2f tools ldap -name '*.[ch]' | LC_ALL=C sort)
+files=$(find common pam_u2f pamu2fcfg ldap -name '*.[ch]' | LC_ALL=C sort)
 n=0
 bad=0
 edges=$(mktemp) || exit 1

@@ -26,3 +26,10 @@ TESTS += tests/version_check.sh
 dist_check_SCRIPTS += tests/layers.sh
 TESTS += tests/layers.sh
 SLOW_TESTS += tests/layers.sh
+# Every common/, pam_u2f/, pamu2fcfg/, tools/ or tests/ path that a
+# comment or a doc names exists (tests/paths.allow: known stale ones);
+# paths_lint.sh checks the check on trees of its own.
+dist_check_SCRIPTS += tests/paths.sh tests/paths_lint.sh
+TESTS += tests/paths.sh tests/paths_lint.sh
+EXTRA_DIST += tests/paths.allow
+

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/debian-pam-u2f.sh: Debian's own pam-u2f (the packages libpam-u2f
-# and pamu2fcfg), for the interoperability tests (tests/vm/guest/50-interop,
+# and pamu2fcfg), for the interoperability tests (tests/vm/guest/50-interop.sh,
 # 55-interop2, deb, byhand) and the benchmarks, WITHOUT installing it:
 # installing it would remove our package, and with it the second factor.
 #

@@ -74,7 +74,7 @@ origin=pam://pam_u2f-demo
 
 say "Enrolling 'mine' for $user with pamu2fcfg"
 echo "\$ pamu2fcfg -u $user -o $origin --device unix:$work/mine.sock"
-"$b/tools/pamu2fcfg" -u "$user" -o "$origin" --device "unix:$work/mine.sock" \
+"$b/pamu2fcfg/pamu2fcfg" -u "$user" -o "$origin" --device "unix:$work/mine.sock" \
     >"$work/u2f_mappings"
 echo >>"$work/u2f_mappings"
 chmod 0644 "$work/u2f_mappings"

@@ -8,7 +8,7 @@
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "manual.h"
-#include "base/rbuf.h"
+#include "base/bytereader.h"
 #include "base/util.h"
 
 #define MANUAL_FIELD_MAX 4096 /* longest base64 line we decode */

@@ -1,3 +1,8 @@
+/* Base64 (standard with padding, URL-safe without) and hex, both ways
+ * (b64.h). Its own file because every layer decodes key handles and keys
+ * from text and none should carry a second decoder: the exact decoders
+ * here are the only ones, so a stray character is refused the same way
+ * in a mapping file, a passkey: value and an OpenSSH key. */
 #include "config.h"
 
 #include <stdint.h>

@@ -1,3 +1,7 @@
+/* The protocol-neutral credential (cred.h): its type names and how a
+ * credential and a list of them are freed with their secrets wiped. Its
+ * own file because mapping files, OpenSSH keys, passkey values, U2F and
+ * CTAP2 all produce or consume struct cred and none of them owns it. */
 #include "config.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* One error set for everything under common/, tools/ and pam_u2f/.
+/* One error set for everything under common/, pamu2fcfg/ and pam_u2f/.
  * Every function that can fail returns ERR_OK (0) or one of these negative
  * codes; err_name() and err_str() turn a code into words for logs. */
 #ifndef PU_ERR_H

@@ -1,3 +1,9 @@
+/* Reading files that another user may control (safefile.h): open without
+ * following links (or, for a user's own file, following one to that
+ * user's own file), fstat, then the type, owner, mode and size rules, and
+ * the read, whole or in lines. The one reader of mapping, configuration
+ * and central files for the module, pamu2fcfg and the LDAP helper, so
+ * that every reader refuses an unsafe file for the same reasons. */
 #include "config.h"
 
 #include <errno.h>
@@ -164,6 +170,7 @@ open_checked(const char *path, const struct safefile_policy *pol, int *fd,
 {
 	int followed = 0, r;
 
+	memset(st, 0, sizeof(*st));
 	if (pol->note != NULL)
 		*pol->note = NULL;
 	*fd = open(path, SF_FLAGS | O_NOFOLLOW);
@@ -187,6 +194,28 @@ open_checked(const char *path, const struct safefile_policy *pol, int *fd,
 		return ERR_FILE;
 	}
 	return check_stat(st, pol, followed, reason);
+}
+
+int
+safefile_open(const char *path, const struct safefile_policy *pol, int *fd,
+    struct stat *st, const char **why)
+{
+	const char *reason = NULL;
+	int r, saved_errno = 0;
+
+	*fd = -1;
+	if (path == NULL || pol == NULL || st == NULL)
+		return ERR_INVAL;
+	if ((r = open_checked(path, pol, fd, st, &reason, &saved_errno)) !=
+	    ERR_OK) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+	if (why != NULL)
+		*why = reason;
+	errno = saved_errno;
+	return r;
 }
 
 int

@@ -52,6 +52,16 @@ struct safefile_policy {
 int safefile_read(const char *path, const struct safefile_policy *pol,
     char **buf, size_t *len, const char **why);
 
+/* The checks of safefile_read without the reading, for a caller that
+ * needs the file's status too (pamu2fcfg keeps a rewritten mapping
+ * file's mode and owner). ERR_OK: *fd is the open file (close it) and
+ * *st its fstat; otherwise *fd is -1, errors, errno and *why as
+ * safefile_read, and *st is what fstat saw (zeroed when nothing was
+ * opened). */
+struct stat;
+int safefile_open(const char *path, const struct safefile_policy *pol, int *fd,
+    struct stat *st, const char **why);
+
 /* Read an open fd to its end into a NUL-terminated malloc'd *out
  * (*outlen bytes; size: the expected size, a hint), wiping what it
  * reallocates: more than max bytes is ERR_TOO_BIG, a read error ERR_FILE

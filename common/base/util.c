@@ -1,3 +1,7 @@
+/* Small helpers every layer needs (util.h): wiping memory, random bytes,
+ * the monotonic clock and deadlines, poll with a deadline, writing
+ * whole buffers, sleeping, and the log callback. Kept together because
+ * each is a few lines and none belongs to a layer above base. */
 #include "config.h"
 
 #include <errno.h>

@@ -4,8 +4,8 @@
  * libconfuse hands its callbacks (error, value parsing, validation) only
  * the cfg_t, which has no user-data pointer in 3.3. To reach our per-call
  * context without a global, the schema is built per call with one hidden
- * CFGT_PTR option whose "simple value" pointer is the context's self
- * pointer: cfg_getptr() on it returns the context. Its name holds a space,
+ * CFGT_PTR option (conf_ctx.c) whose "simple value" pointer is the context's
+ * self pointer: cfg_getptr() on it returns the context. Its name holds a space,
  * which the lexer cannot produce unquoted, and its parse callback refuses
  * every value, so a file cannot set it ("no such option").
  *
@@ -24,8 +24,9 @@
 #include <confuse.h>
 
 #include "conf.h"
-#include "conf_int.h"
+#include "conf_ctx.h"
 #include "confldap.h"
+#include "confldap_schema.h"
 #include "confscan.h"
 #include "base/err.h"
 #include "base/safefile.h"
@@ -51,26 +52,6 @@ conf_key_name(enum conf_key k)
 	if ((unsigned int)k >= CONF_NKEYS)
 		return NULL;
 	return conf_opt(k)->name;
-}
-
-struct conf_ctx *
-conf_ctx_of(cfg_t *cfg)
-{
-	return cfg_getptr(cfg, CONF_CTX_OPT);
-}
-
-/* The first error wins: later ones are usually its echoes. */
-void
-conf_set_error(struct conf_ctx *ctx, int line, const char *msg)
-{
-	if (ctx->failed || ctx->errlen == 0)
-		return;
-	if (line > 0)
-		snprintf(ctx->errbuf, ctx->errlen, "%s:%d: %s", ctx->path, line,
-		    msg);
-	else
-		snprintf(ctx->errbuf, ctx->errlen, "%s: %s", ctx->path, msg);
-	ctx->failed = true;
 }
 
 /* Is a token from the file fit to be echoed in a log line? Key names and
@@ -199,16 +180,6 @@ conf_cb_once(cfg_t *cfg, cfg_opt_t *opt)
 	return 0;
 }
 
-/* The hidden option never takes a value from a file. */
-static int
-conf_cb_hidden(cfg_t *cfg, cfg_opt_t *opt, const char *value, void *result)
-{
-	(void)value;
-	(void)result;
-	cfg_error(cfg, "no such option '%s'", cfg_opt_name(opt));
-	return -1;
-}
-
 /* The libconfuse type of each kind of option. */
 static cfg_type_t
 conf_cfg_type(enum conf_type t)
@@ -224,17 +195,6 @@ conf_cfg_type(enum conf_type t)
 		break;
 	}
 	return CFGT_STR;
-}
-
-/* The hidden option that leads callbacks to ctx. */
-void
-conf_schema_hidden(cfg_opt_t *opt, struct conf_ctx *ctx)
-{
-	opt->name = CONF_CTX_OPT;
-	opt->type = CFGT_PTR;
-	opt->flags = CFGF_NODEFAULT;
-	opt->simple_value.ptr = &ctx->self;
-	opt->parsecb = conf_cb_hidden;
 }
 
 /* The schema for one parse, from the file's rows of the options table;

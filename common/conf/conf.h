@@ -1,6 +1,7 @@
 /* The configuration file shared by the module and pamu2fcfg,
- * $(sysconfdir)/security/pam_u2f.conf, parsed with libconfuse (conf.c is
- * with conf_ldapsec.c the only file that includes <confuse.h>).
+ * $(sysconfdir)/security/pam_u2f.conf, parsed with libconfuse (conf.c,
+ * confldap_schema.c and conf_ctx.c are the only files that include
+ * <confuse.h>).
  *
  * Every option is a row of the table in opts.h. Precedence is built-in
  * defaults < this file < module arguments or command-line options: a

@@ -1,5 +1,5 @@
 /* The scanner that checks a configuration file's text and copies it for
- * libconfuse (common/conf.c is its one user). */
+ * libconfuse (common/conf/conf.c is its one user). */
 #ifndef PU_CONFSCAN_H
 #define PU_CONFSCAN_H
 

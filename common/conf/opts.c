@@ -1,6 +1,6 @@
 /* The options table (opts.h) as data, and the one value parser and setter
  * that the configuration file (conf.c), the module's arguments
- * (pam_u2f/args.c) and pamu2fcfg (tools/) share. No libconfuse here. */
+ * (pam_u2f/args.c) and pamu2fcfg (pamu2fcfg/) share. No libconfuse here. */
 #include "config.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * (root's, writable by nobody else, all the way from "/"): its name is
  * "u-" and the user name in lower-case hex (AUTHCACHE_USER_MAX bytes at
  * most), so no name can climb out of the directory or collide; its
- * contents the command's output, byte for byte, as cmdout.h parsed it.
+ * contents the command's output, byte for byte, as authcmd_output.h parsed it.
  * Files are owned by root, mode 0600, replaced atomically (a temporary
  * ".u-<hex>.<random>" in the same directory, fsync, renameat, fsync of
  * the directory). Every call works on a descriptor of the directory,

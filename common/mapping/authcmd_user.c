@@ -1,3 +1,8 @@
+/* The account an authcmd= command runs as (authcmd_user.h): its ids
+ * and its own supplementary groups, looked up once. Its own file because
+ * the module (pam_u2f/cmdsource.c) and pamu2fcfg --check
+ * (pamu2fcfg/checkcmd.c) must run the command as exactly the same
+ * account, and neither should carry the lookup. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* authcmd_user: the account an authcmd= command runs as, looked up once
  * for the module (pam_u2f/cmdsource.c) and pamu2fcfg --check
- * (tools/checkcmd.c), so that both run the command with the same ids and
+ * (pamu2fcfg/checkcmd.c), so that both run the command with the same ids and
  * exactly the account's own supplementary groups. */
 #ifndef PU_AUTHCMD_USER_H
 #define PU_AUTHCMD_USER_H

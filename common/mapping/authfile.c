@@ -1,3 +1,8 @@
+/* One mapping ("authfile") line, parsed and formatted, from memory
+ * (authfile.h): the current format and pam-u2f 1.0's, key handles,
+ * public keys, types and options. The scanning of a whole file for a
+ * user's line is authscan.c; this file knows one line only, so the
+ * module, pamu2fcfg and authcmd= output share one line parser. */
 #include "config.h"
 
 #include <stdint.h>

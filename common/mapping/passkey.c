@@ -10,7 +10,7 @@
 #include "base/b64.h"
 #include "base/edpoint.h"
 #include "base/err.h"
-#include "base/rbuf.h"
+#include "base/bytereader.h"
 #include "base/util.h"
 #include "passkey.h"
 

@@ -1,3 +1,7 @@
+/* OpenSSH security-key private key files (sshkey.h): the armour, the
+ * openssh-key-v1 blob and the one sk-ecdsa or sk-ed25519 key in it, as a
+ * credential. Its own file because it is the one source of credentials
+ * in OpenSSH's format (sshformat), with its own framing and checks. */
 #include "config.h"
 
 #include <stdint.h>
@@ -7,7 +11,7 @@
 #include "base/b64.h"
 #include "base/edpoint.h"
 #include "base/err.h"
-#include "base/rbuf.h"
+#include "base/bytereader.h"
 #include "sshkey.h"
 #include "base/util.h"
 

@@ -6,7 +6,7 @@
 
 #include "crypto/crypto.h"
 #include "base/err.h"
-#include "base/rbuf.h"
+#include "base/bytereader.h"
 #include "u2f.h"
 #include "base/util.h"
 

@@ -19,7 +19,7 @@
 #include "base/err.h"
 #include "hid.h"
 #include "hidraw.h"
-#include "base/rbuf.h"
+#include "base/bytereader.h"
 #include "base/util.h"
 
 #define HIDRAW_DEFAULT_REPORT 64

@@ -1,3 +1,9 @@
+/* What a hidraw node is, from sysfs alone (hidraw_node.h): its device,
+ * the FIDO node of the same physical device, and whether its
+ * descriptor uses report IDs, without opening any device. Its own file
+ * because the messages that explain why a node cannot be used
+ * (pamu2fcfg's devwhy.c) need it, and opening and talking to a node
+ * (hidraw.c) does not. */
 #include "config.h"
 
 #include <dirent.h>

@@ -8,7 +8,7 @@
 #include "base/err.h"
 #include "hid.h"
 #include "hidraw.h"
-#include "base/rbuf.h"
+#include "base/bytereader.h"
 
 #define RDESC_STACK 8  /* push/pop depth we accept */
 #define RDESC_DEPTH 32 /* collection nesting we accept */

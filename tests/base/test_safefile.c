@@ -554,6 +554,42 @@ test_read_lines_same_checks(void)
 	cleanup();
 }
 
+/* safefile_open: the same checks, the fd and its status (pamu2fcfg's
+ * mapping-file rewrite keeps the mode and owner). */
+static void
+test_open_same_checks(void)
+{
+	struct safefile_policy pol = policy(4096);
+	struct stat st;
+	const char *why = "unset";
+	char *buf = NULL;
+	size_t len = 0;
+	int fd = 42;
+
+	fresh_dir();
+	make_file("f", "u:\n", 3, 0640);
+	T_EQ_ERR(safefile_open(path, &pol, &fd, &st, &why), ERR_OK);
+	T_TRUE(fd >= 0 && why == NULL);
+	T_EQ_INT(st.st_mode & 07777, 0640);
+	T_EQ_INT(st.st_size, 3);
+	T_EQ_ERR(safefile_read_fd(fd, 3, 4096, &buf, &len), ERR_OK);
+	T_TRUE(len == 3 && buf != NULL && memcmp(buf, "u:\n", 3) == 0);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	make_file("w", "u:\n", 3, 0620);
+	T_EQ_ERR(safefile_open(path, &pol, &fd, &st, &why), ERR_FILE_UNSAFE);
+	T_EQ_STR(why, "is group- or world-writable");
+	T_EQ_INT(fd, -1);
+	T_EQ_INT(st.st_mode & 07777, 0620); /* what fstat saw */
+	set_path("nope");
+	errno = 0;
+	T_EQ_ERR(safefile_open(path, &pol, &fd, &st, &why), ERR_FILE);
+	T_EQ_INT(errno, ENOENT);
+	T_TRUE(fd == -1 && why == NULL && st.st_mode == 0);
+	cleanup();
+}
+
 TEST_MAIN(TEST(test_normal_file_read_exactly), TEST(test_symlink_refused),
     TEST(test_fifo_refused_without_blocking),
     TEST(test_directory_and_device_refused), TEST(test_writable_refused),
@@ -561,4 +597,4 @@ TEST_MAIN(TEST(test_normal_file_read_exactly), TEST(test_symlink_refused),
     TEST(test_private_group), TEST(test_root_owned_accepted),
     TEST(test_too_large_refused), TEST(test_grows_while_read),
     TEST(test_missing_keeps_errno), TEST(test_read_lines_pieces),
-    TEST(test_read_lines_same_checks))
+    TEST(test_read_lines_same_checks), TEST(test_open_same_checks))

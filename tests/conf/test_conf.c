@@ -1,10 +1,10 @@
-/* The configuration file as common/conf.c parses it from memory: the
+/* The configuration file as common/conf/conf.c parses it from memory: the
  * schema and every key's value, with the "set" bit per key that precedence
  * relies on; each value and syntax error with its file:line message, none
  * echoing the file's text; the error buffer; and parsing from several
  * threads at once. Loading a file (conf_load's safety rules) and the
  * shipped example are in tests/conf/test_conffile.c; what the text scanner of
- * common/confscan.c accepts, refuses and rewrites before libconfuse sees
+ * common/conf/confscan.c accepts, refuses and rewrites before libconfuse sees
  * the text is in tests/conf/test_confscan.c. */
 #include "config.h"
 

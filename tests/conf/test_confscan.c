@@ -1,4 +1,4 @@
-/* The text scanner of common/confscan.c, which checks a configuration
+/* The text scanner of common/conf/confscan.c, which checks a configuration
  * file's text and copies it for libconfuse: what it accepts (strings,
  * comments, "//" only at the start of a word, "+=", CR LF), what it refuses
  * and on which line (NUL bytes, stray '+', '*' and carriage returns, block
@@ -7,7 +7,7 @@
  * Yubico-style boolean flag becoming "= true"). conf_scan is called
  * directly for its exact output, *line and *why, and through
  * conf_parse_mem for the file:line messages the user sees. The keys and
- * values of common/conf.c are in tests/conf/test_conf.c, its file safety rules
+ * values of common/conf/conf.c are in tests/conf/test_conf.c, its file safety rules
  * in tests/conf/test_conffile.c. */
 #include "config.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for common/crypto.c: known answers from the FIDO U2F raw
+/* Unit tests for common/crypto/crypto.c: known answers from the FIDO U2F raw
  * message format examples, and single-byte tampering of every input. */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /* The two implementations of SHA-256, P-256 point checks and ES256
- * verification (common/crypto.c through EVP, common/crypto_direct.c
- * without it; crypto_int.h) held against an independent peer and against
- * each other:
+ * verification (common/crypto/crypto.c through EVP,
+ * common/crypto/crypto_direct.c without it; crypto_int.h) held against an
+ * independent peer and against each other:
  *  - NIST's CAVP FIPS 186-3 ECDSA SigVer vectors for P-256 (with SHA-1,
  *    -224, -256, -384 and -512), as Debian's python3-cryptography-vectors
  *    ships them (PU_SIGVER overrides the path);

@@ -18,7 +18,7 @@
 #define ORIGIN "pam://test-host"
 #define OPEN_MS 2000
 /* The module re-sends a request waiting for a touch this often
- * (DEV_U2F_POLL_MS in common/device/dev_int.h). */
+ * (U2F_POLL_MS in common/proto/u2f_op.c). */
 #define RESEND_MS 100
 
 static int

@@ -1,4 +1,4 @@
-/* Opening a set of devices (common/devset.c, dev_open_all): devices that
+/* Opening a set of devices (common/device/devset.c, dev_open_all): devices that
  * never answer (tests/lib/tokenctl.c tokenctl_silent) are opened at the same
  * time as the others, DEV_OPEN_BATCH at a time, so they delay neither a
  * good key nor the deadline; the log and the first error follow the
@@ -32,7 +32,7 @@
 #define OPEN_MS 2000
 
 /* Linked with -Wl,--wrap=pthread_create (tests/device/local.mk): while
- * no_threads is set, every thread creation in common/devset.c fails. */
+ * no_threads is set, every thread creation in common/device/devset.c fails. */
 static bool no_threads;
 
 int __real_pthread_create(

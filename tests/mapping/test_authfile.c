@@ -1,4 +1,4 @@
-/* Unit tests for common/authfile.c: one mapping line parsed and
+/* Unit tests for common/mapping/authfile.c: one mapping line parsed and
  * formatted. Each case is about what a single line means (the current and
  * the 1.0 format, types, options, resident credentials, field counts and
  * size limits, a bad field of the user's line, "user:" with no

@@ -1,4 +1,4 @@
-/* Unit tests for common/authscan.c: finding a user's line in a mapping
+/* Unit tests for common/mapping/authscan.c: finding a user's line in a mapping
  * file. authfile_find on whole files (comments and blank lines, CRLF, NUL
  * bytes naming their line, other users' lines, lines without a colon,
  * blanks around the name, exact names, the last line winning, lines over

@@ -1,5 +1,5 @@
 /* SSSD passkey: values (common/mapping/passkey.c) and authcmd= output
- * (common/mapping/cmdout.c), with real SubjectPublicKeyInfos made by
+ * (common/mapping/authcmd_output.c), with real SubjectPublicKeyInfos made by
  * OpenSSL (tests/lib/passkeyfix.h). */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 #include "base/cred.h"
 #include "base/err.h"
 #include "crypto/cosesig.h"
-#include "mapping/cmdout.h"
+#include "mapping/authcmd_output.h"
 #include "mapping/passkey.h"
 #include "passkeyfix.h"
 #include "test.h"

@@ -7,7 +7,7 @@
  * - a key of the file (CONF_IN_FILE) gives that same value through
  *   conf_parse_mem, and the same refusals, with a message;
  * - pamu2fcfg (CONF_IN_TOOL) takes it on its command line through the
- *   setter, and config_apply (tools/config.c) takes the file's value when
+ *   setter, and config_apply (pamu2fcfg/config.c) takes the file's value when
  *   the command line has none, and not when it has one.
  * Besides acceptance, a module may refuse a good value only by name:
  * userverification=1 and pinverification=1 need FIDO2, a backend may not

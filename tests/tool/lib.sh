@@ -1,8 +1,8 @@
 # Shared by the pamu2fcfg tests: TAP helpers, the binaries, token daemons.
-# Sourced, never run. Uses our build's tools/pamu2fcfg, never the system's.
+# Sourced, never run. Uses our build's pamu2fcfg/pamu2fcfg, never the system's.
 
 : "${top_builddir:=.}"
-PAMU2FCFG="$(cd "$top_builddir" && pwd)/tools/pamu2fcfg"
+PAMU2FCFG="$(cd "$top_builddir" && pwd)/pamu2fcfg/pamu2fcfg"
 SOFTTOKEN="$(cd "$top_builddir" && pwd)/tests/softtoken/softtoken"
 TAP_N=0
 TAP_FAILED=0

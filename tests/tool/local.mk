@@ -26,11 +26,11 @@ EXTRA_DIST += tests/tool/lib.sh tests/tool/keys.sh tests/tool/slapd.lib \
 check_PROGRAMS += tests/tool/test_lines
 TESTS += tests/tool/test_lines
 tests_tool_test_lines_SOURCES = tests/tool/test_lines.c tests/lib/test.h \
-	tools/lines.c tools/tool.h
+	pamu2fcfg/lines.c pamu2fcfg/tool.h
 tests_tool_test_lines_LDADD = common/libcommon.la
 
 check_PROGRAMS += tests/tool/test_passkeyfmt
 TESTS += tests/tool/test_passkeyfmt
 tests_tool_test_passkeyfmt_SOURCES = tests/tool/test_passkeyfmt.c \
-	tests/lib/test.h tests/lib/passkeyfix.h tools/passkeyfmt.c tools/tool.h
+	tests/lib/test.h tests/lib/passkeyfix.h pamu2fcfg/passkeyfmt.c pamu2fcfg/tool.h
 tests_tool_test_passkeyfmt_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)

@@ -185,7 +185,7 @@ chmod 620 "$WORK/gw"
 run $DEV -u alice --add "$WORK/gw"
 [ "$RC" -eq 4 ] && [ "$(cat "$WORK/gw")" = alice: ]
 ok $? "a group-writable file is refused (exit 4), unchanged"
-grep -q 'writable by group or others' "$WORK/err"
+grep -q 'is group- or world-writable' "$WORK/err"
 ok $? "the message says why"
 run -u alice --remove 1 "$WORK/gw"
 [ "$RC" -eq 4 ]

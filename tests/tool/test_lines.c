@@ -1,8 +1,8 @@
-/* tools/lines.c: editing mapping text keeps every other byte. */
+/* pamu2fcfg/lines.c: editing mapping text keeps every other byte. */
 #include "config.h"
 
 #include "base/err.h"
-#include "../../tools/tool.h"
+#include "../../pamu2fcfg/tool.h"
 #include "../lib/test.h"
 
 static char *

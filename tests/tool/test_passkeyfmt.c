@@ -1,4 +1,4 @@
-/* tools/passkeyfmt.c: pamu2fcfg --format=passkey. Each of OpenSSL's
+/* pamu2fcfg/passkeyfmt.c: pamu2fcfg --format=passkey. Each of OpenSSL's
  * SubjectPublicKeyInfos (tests/lib/passkeyfix.h), read by the module's parser
  * (common/mapping/passkey.c) into a credential and written back, is the
  * same value byte for byte; what cannot be written is refused. */
@@ -11,7 +11,7 @@
 #include "base/cred.h"
 #include "base/err.h"
 #include "mapping/passkey.h"
-#include "../../tools/tool.h"
+#include "../../pamu2fcfg/tool.h"
 #include "../lib/passkeyfix.h"
 #include "../lib/test.h"
 

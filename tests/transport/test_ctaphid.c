@@ -1,4 +1,4 @@
-/* Unit tests for opening a channel with common/ctaphid.c, against the
+/* Unit tests for opening a channel with common/transport/ctaphid.c, against the
  * scripted device of tests/lib/fakehid.c: the CTAPHID_INIT request on the
  * broadcast channel and the checks on its reply (exactly 17 bytes, our
  * random nonce, a CID that is neither 0 nor broadcast, replies for other

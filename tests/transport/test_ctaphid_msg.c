@@ -1,4 +1,4 @@
-/* Unit tests for the message layer of common/ctaphid.c on an open
+/* Unit tests for the message layer of common/transport/ctaphid.c on an open
  * channel, against the scripted device of tests/lib/fakehid.c: how
  * ctaphid_send splits a message into init and continuation frames (byte
  * for byte, up to CTAPHID_MAX_MSG) and how ctaphid_recv reassembles one

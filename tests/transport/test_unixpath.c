@@ -1,5 +1,5 @@
-/* common/unixpath.c: a unix: device is used only when the socket and every
- * directory above it are root's or the caller's, and no directory is
+/* common/transport/unixpath.c: a unix: device is used only when the socket and
+ * every directory above it are root's or the caller's, and no directory is
  * writable by group or others unless sticky. Sockets and directories are
  * made under this test's own directory in /tmp; the "someone else"
  * owner is a real chown as root, and the caller's own files counted as

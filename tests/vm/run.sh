@@ -63,7 +63,7 @@ if [ ! -f "$build/Makefile" ]; then
 	finish
 fi
 # The software token is a check program: build it if make check has not.
-for t in tests/softtoken/softtoken pam_u2f/pam_u2f.la tools/pamu2fcfg; do
+for t in tests/softtoken/softtoken pam_u2f/pam_u2f.la pamu2fcfg/pamu2fcfg; do
 	[ -e "$build/$t" ] || make -C "$build" -s "$t" >/dev/null 2>&1 ||
 	    echo "# vm: could not build $t in $build"
 done

@@ -136,7 +136,7 @@ if tok_start v; then
 fi
 # pamu2fcfg --backend and the module's backend= (with debug, whose log
 # must name the backend), in a real PAM stack.
-UCFG=$UB/tools/pamu2fcfg
+UCFG=$UB/pamu2fcfg/pamu2fcfg
 UMOD=$UB/pam_u2f/.libs/pam_u2f.so
 mkuser alice
 for b in native libu2f-host; do

@@ -10,7 +10,7 @@ set -u
 B=$VM_BUILD
 SOFTTOKEN=$B/tests/softtoken/softtoken
 OURMOD=$B/pam_u2f/.libs/pam_u2f.so
-OURCFG=$B/tools/pamu2fcfg
+OURCFG=$B/pamu2fcfg/pamu2fcfg
 # Debian's pam-u2f 1.1 (the interop groups): used by path, never from the
 # host's /lib or /usr/bin (the host need not have it installed, and must
 # not if it uses our package); OLDDEBS holds its .debs, for the groups

@@ -1,8 +1,8 @@
 /* The output of an authcmd= command (authcmd.h), from memory: lines that
  * are either mapping lines in the formats authfile.h reads or SSSD
  * passkey: values (passkey.h), one per line, in any mix. */
-#ifndef PU_CMDOUT_H
-#define PU_CMDOUT_H
+#ifndef PU_AUTHCMD_OUTPUT_H
+#define PU_AUTHCMD_OUTPUT_H
 
 #include <stddef.h>
 

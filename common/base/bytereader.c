@@ -1,9 +1,15 @@
+/* The bounded byte reader (bytereader.h; its API is struct rbuf, the
+ * "read buffer", and rbuf_*): big-endian integers and byte runs taken
+ * from (ptr, len) with the length checked before every step. Its own
+ * file because every parser of untrusted bytes (U2F replies, HID report
+ * descriptors, OpenSSH keys, passkey values, manual-mode answers) uses
+ * it instead of indexing buffers by hand. */
 #include "config.h"
 
 #include <string.h>
 
 #include "err.h"
-#include "rbuf.h"
+#include "bytereader.h"
 
 void
 rbuf_init(struct rbuf *rb, const void *p, size_t len)

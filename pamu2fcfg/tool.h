@@ -1,5 +1,5 @@
 /* pamu2fcfg internals: the options, the exit codes and the jobs each
- * file under tools/ does. Nothing here is used outside tools/. */
+ * file under pamu2fcfg/ does. Nothing here is used outside pamu2fcfg/. */
 #ifndef PU_TOOL_H
 #define PU_TOOL_H
 
@@ -205,6 +205,8 @@ int mapfile_default_path(
 /* Forget the folders made; with undo, remove them first (innermost
  * first, only while empty: a failed --add leaves nothing behind). */
 void mapfile_made_done(struct mapfile_made *made, bool undo);
+/* A mapping file we may rewrite, read with base/safefile's checks;
+ * *st keeps its mode and owner for the rewrite (mapfile.c). */
 int mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
     const char **why);
 int mapfile_check_dir(const char *path, const char **why);

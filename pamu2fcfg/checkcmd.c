@@ -1,7 +1,7 @@
 /* --check with the configuration file's authcmd=: the user's credentials
  * from the command, run as the module runs it (common/mapping/authcmd.h:
  * the same command line, the same checked walk to the executable, the
- * same spawn as authcmd_user within authcmd_timeout; cmdout.h reads the
+ * same spawn as authcmd_user within authcmd_timeout; authcmd_output.h reads the
  * output), never from authcmd_cache: the point is to check the live
  * route before a sudo relies on it. */
 #include "config.h"
@@ -16,7 +16,7 @@
 #include "base/err.h"
 #include "mapping/authcmd.h"
 #include "mapping/authcmd_user.h"
-#include "mapping/cmdout.h"
+#include "mapping/authcmd_output.h"
 #include "tool.h"
 
 /* authcmd_user's ids and groups into run (common/mapping/authcmd_user.h,

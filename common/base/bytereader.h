@@ -1,7 +1,7 @@
 /* A bounded reader over (ptr, len). Every getter checks what is left first
  * and returns ERR_PROTO without moving when the input is too short. */
-#ifndef PU_RBUF_H
-#define PU_RBUF_H
+#ifndef PU_BYTEREADER_H
+#define PU_BYTEREADER_H
 
 #include <stddef.h>
 #include <stdint.h>

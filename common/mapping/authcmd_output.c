@@ -9,7 +9,7 @@
 
 #include "authfile.h"
 #include "base/err.h"
-#include "cmdout.h"
+#include "authcmd_output.h"
 #include "passkey.h"
 
 struct cmdout {

@@ -1,9 +1,9 @@
-/* What conf.c shares with conf_ldapsec.c, the two files that include
- * <confuse.h>: the per-parse context that libconfuse's callbacks reach
- * through a hidden option (conf.c says how), and the ldap section's part
- * of the schema and of the extraction. */
-#ifndef PU_CONF_INT_H
-#define PU_CONF_INT_H
+/* One parse of the configuration file (conf_ctx.c): the context that
+ * libconfuse's callbacks reach through a hidden option (conf.c says how),
+ * shared by conf.c and confldap_schema.c, the files that include
+ * <confuse.h>. Both call down into conf_ctx.c; it calls neither. */
+#ifndef PU_CONF_CTX_H
+#define PU_CONF_CTX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,13 +37,5 @@ struct conf_ctx *conf_ctx_of(cfg_t *cfg);
 void conf_set_error(struct conf_ctx *ctx, int line, const char *msg);
 /* The hidden option that leads callbacks to ctx, into *opt. */
 void conf_schema_hidden(cfg_opt_t *opt, struct conf_ctx *ctx);
-
-/* conf_ldapsec.c: the section's schema into sec (CONF_LDAP_NKEYS + 2
- * entries), its "once" check (the validation callback of the section
- * option), and its values into ctx->ldap after the parse (ERR_OK,
- * ERR_CONFIG with the error set, ERR_NOMEM). */
-void conf_schema_ldap(cfg_opt_t *sec, struct conf_ctx *ctx);
-int conf_cb_ldap_section(cfg_t *cfg, cfg_opt_t *opt);
-int conf_extract_ldap(cfg_t *cfg, struct conf_ctx *ctx);
 
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/safefile.h"
 #include "mapping/mappath.h"
 #include "tool.h"
 
@@ -101,81 +102,33 @@ mapfile_default_path(
 	return r;
 }
 
-static int
-check_stat(const struct stat *st, const char **why)
-{
-	if (!S_ISREG(st->st_mode))
-		*why = "not a regular file";
-	else if (st->st_uid != geteuid() && st->st_uid != 0)
-		*why = "owned by another user (run pamu2fcfg as its owner)";
-	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0)
-		*why = "writable by group or others";
-	else if ((size_t)st->st_size > TOOL_MAX_FILE) {
-		*why = "too big";
-		return ERR_TOO_BIG;
-	} else
-		return ERR_OK;
-	return ERR_FILE_UNSAFE;
-}
-
-static int
-read_all(int fd, size_t hint, char **buf, size_t *len)
-{
-	size_t cap = hint + 1, n = 0;
-	char *b = NULL, *nb;
-	ssize_t got;
-
-	for (;;) {
-		if (n + 1 >= cap || b == NULL) {
-			if (cap > TOOL_MAX_FILE + 1 ||
-			    (nb = realloc(b, cap * 2)) == NULL) {
-				free(b);
-				return cap > TOOL_MAX_FILE + 1 ? ERR_TOO_BIG
-							       : ERR_NOMEM;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		got = read(fd, b + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			free(b);
-			return ERR_FILE;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return ERR_OK;
-}
-
-/* Read a mapping file we may rewrite. ERR_NOT_FOUND when it does not
- * exist; ERR_FILE_UNSAFE (reason in *why) for a symlink, a non-regular
- * file, another owner or group/world write permission. */
+/* Read a mapping file we may rewrite, with the module's reader
+ * (base/safefile.h): owned by us or root, a regular file, not a symbolic
+ * link, not group- or world-writable, at most TOOL_MAX_FILE bytes.
+ * ERR_NOT_FOUND when it does not exist; ERR_FILE_UNSAFE or ERR_TOO_BIG
+ * with the reason in *why. */
 int
 mapfile_read(const char *path, char **buf, size_t *len, struct stat *st,
     const char **why)
 {
+	struct safefile_policy pol = {
+	    .owner = geteuid(), .max_size = TOOL_MAX_FILE};
 	int fd, r;
 
-	*why = NULL;
-	if ((fd = open(path, O_RDONLY | OPEN_FLAGS)) < 0) {
-		if (errno == ENOENT)
-			return ERR_NOT_FOUND;
-		*why = errno == ELOOP ? "a symbolic link" : strerror(errno);
-		return errno == ELOOP ? ERR_FILE_UNSAFE : ERR_FILE;
-	}
-	if (fstat(fd, st) != 0) {
+	r = safefile_open(path, &pol, &fd, st, why);
+	if (r == ERR_FILE && errno == ENOENT)
+		return ERR_NOT_FOUND;
+	if (r == ERR_FILE)
 		*why = strerror(errno);
-		r = ERR_FILE;
-	} else if ((r = check_stat(st, why)) == ERR_OK &&
-	    (r = read_all(fd, (size_t)st->st_size, buf, len)) != ERR_OK)
+	else if (r == ERR_FILE_UNSAFE && S_ISREG(st->st_mode) &&
+	    st->st_uid != 0 && st->st_uid != pol.owner)
+		*why = "is owned by another user (run pamu2fcfg as its owner)";
+	if (r == ERR_OK &&
+	    (r = safefile_read_fd(
+		 fd, (size_t)st->st_size, TOOL_MAX_FILE, buf, len)) != ERR_OK)
 		*why = r == ERR_FILE ? strerror(errno) : err_str(r);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return r;
 }
 

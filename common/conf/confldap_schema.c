@@ -1,6 +1,7 @@
 /* The "ldap" section of the file in libconfuse's terms: its schema, the
  * checks made while parsing (a key once, the section once) and the copy
- * of its values through conf_ldap_set (confldap.c). */
+ * of its values through conf_ldap_set (confldap.c). conf.c calls it; it calls
+ * down into conf_ctx.c and confldap.c only. */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,8 +9,9 @@
 
 #include <confuse.h>
 
-#include "conf_int.h"
+#include "conf_ctx.h"
 #include "confldap.h"
+#include "confldap_schema.h"
 #include "base/err.h"
 
 /* The ldap section's key libconfuse is asking about, or CONF_LDAP_NKEYS. */
