@@ -65,7 +65,7 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 	debug_msg(&c->dbg, "no key yet: waiting up to %d ms for a card on %s",
 	    util_ms_left(deadline),
 	    arrival ? "a reader (another one)" : "a reader");
-	r = dev_wait_card(
+	r = xport_pcsc_wait_card(
 	    paths, c->opt.ndevices, arrival, &c->dbg.log, deadline);
 	if (r == ERR_OK)
 		debug_msg(&c->dbg, "a card is on a reader");
@@ -177,7 +177,7 @@ touch_run(struct call *c)
 		debug_msg(&c->dbg,
 		    "credential %zu verified on %s "
 		    "(counter %lu)",
-		    res.cred_index + 1, dev_path(devs[res.dev_index]),
+		    res.cred_index + 1, xport_path(devs[res.dev_index]->ctx.x),
 		    (unsigned long)res.assertion.counter);
 	else {
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));

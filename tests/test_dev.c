@@ -110,7 +110,7 @@ test_probe_own_and_foreign(void)
 	T_EQ_ERR(enroll(a.path, ORIGIN, &reg), ERR_OK);
 	T_EQ_ERR(dev_open_path(a.path, NULL, OPEN_MS, &d), ERR_OK);
 	if (d != NULL) {
-		T_EQ_STR(dev_proto_name(d), "u2f");
+		T_EQ_STR(d->proto->name, "u2f");
 		/* check-only on its own key handle: 6985 = "yes" */
 		T_EQ_ERR(dev_probe(d, ORIGIN, &reg.cred, 2000), ERR_OK);
 		/* same key handle, other origin: 6A80 */

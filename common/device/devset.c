@@ -208,7 +208,7 @@ dev_open_all(const char *const *paths, size_t npaths, size_t max,
 	*ndevs = 0;
 	if (first_err != NULL)
 		*first_err = ERR_OK;
-	if (npaths == 0 && (r = dev_discover(&list, &n)) != ERR_OK)
+	if (npaths == 0 && (r = xport_discover(&list, &n)) != ERR_OK)
 		return r;
 	cap = npaths > 0 ? npaths : n;
 	if ((set = calloc(cap > 0 ? cap : 1, sizeof(*set))) == NULL) {
