@@ -1,5 +1,9 @@
-/* The flow of one authentication: arguments, user, credentials, then the
- * touch (touch.c) or manual mode (manualconv.c). */
+/* The flow of one authentication (one pam_sm_authenticate call, whose
+ * state is struct call in callctx.h): arguments, user, credentials (a
+ * mapping file, userfile.c, or authcmd=, cmdsource.c), their check,
+ * then the touch (touchwait.c) or manual mode (manualconv.c), and the
+ * PAM code. Its own file so that the order of a login reads in one
+ * place; each step is another file's. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,15 +16,15 @@
 #include <security/pam_modules.h>
 
 #include "auth/auth.h"
-#include "call.h"
+#include "authflow.h"
 #include "cmdsource.h"
 #include "conf/conf.h"
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "manualconv.h"
 #include "retval.h"
-#include "tell.h"
-#include "touch.h"
+#include "usermsg.h"
+#include "touchwait.h"
 #include "userfile.h"
 
 #define CALL_PWBUF_MIN 1024

@@ -1,3 +1,8 @@
+/* The touch: open the keys (with interactive=, waiting and looking for
+ * them again), wait for a card on a reader, then run one authentication
+ * over all of them (common/auth) with the cue ("touch" or "touch or
+ * tap") and the authpending file around the wait. Its own file because
+ * it is the module's path to a plugged-in key, beside manual mode. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,11 +14,11 @@
 #include "auth/auth.h"
 #include "converse.h"
 #include "base/err.h"
-#include "pending.h"
+#include "authpending.h"
 #include "pinask.h"
-#include "tell.h"
-#include "tellmsg.h"
-#include "touch.h"
+#include "usermsg.h"
+#include "usermsg_text.h"
+#include "touchwait.h"
 #include "base/util.h"
 
 static void
