@@ -209,9 +209,11 @@ auth_loop(struct auth_set *s, int64_t deadline, size_t *winner,
 	size_t i;
 	int r, last = ERR_WRONG_KH;
 
-	if ((r = wait_init(
-		 &w, s->devs, s->ndevs, s->active, deadline, stats)) != ERR_OK)
+	if ((r = wait_init(&w, s->devs, s->ndevs, s->active, deadline,
+		 stats)) != ERR_OK) {
+		auth_cancel_others(s, SIZE_MAX);
 		return r;
+	}
 	while ((r = wait_run(&w, &i)) == ERR_OK) {
 		d = s->devs[i];
 		r = s->as != NULL ? d->proto->assert_step(&d->ctx, s->as)

@@ -1,4 +1,8 @@
-/* Open the set of devices one operation works with. */
+/* Open the set of devices one operation works with: every discovered
+ * device or the devices= paths, DEV_OPEN_BATCH at a time, each in its
+ * own thread with its log replayed in order, within each device's time
+ * and the overall deadline; and the backend choice. Its own file
+ * because threads live here only. */
 #include "config.h"
 
 #include <pthread.h>
