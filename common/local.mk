@@ -133,7 +133,7 @@ common_proto_libproto_la_SOURCES = \
 
 common_device_libdevice_la_SOURCES = \
 	common/device/dev.c common/device/dev.h \
-	common/device/devset.c common/device/devxports.c
+	common/device/devset.c common/device/devset_u2fh.c
 
 common_auth_libauth_la_SOURCES = \
 	common/auth/auth.c common/auth/auth.h \

@@ -1,6 +1,7 @@
-/* The state of one pam_sm_authenticate call (call.c runs it; touch.c,
- * manualconv.c and pending.c work on it): everything a call needs lives
- * here, so several transactions can run at once in one process. */
+/* The state of one pam_sm_authenticate call (authflow.c runs it;
+ * touchwait.c, manualconv.c, usermsg.c and authpending.c work on it):
+ * everything a call needs lives here, so several transactions can run
+ * at once in one process. */
 #ifndef PU_CALLCTX_H
 #define PU_CALLCTX_H
 

@@ -1,3 +1,8 @@
+/* authcmd_cache=, the module's side: open the cache directory (root
+ * only), save an authcmd= answer after a good run, and use the saved one
+ * when the command cannot answer. Its own file because the rule of when
+ * a cached answer may stand in for the command is the module's, while
+ * the files themselves are common/mapping/authcache.c's. */
 #include "config.h"
 
 #include <errno.h>

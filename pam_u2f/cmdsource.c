@@ -1,3 +1,8 @@
+/* authcmd=: the user's credentials from a command instead of a mapping
+ * file. Looks up the user to run it as, runs it (common/mapping/
+ * authcmd.c), reads its lines (cmdout.c), logs the outcome without the
+ * output, and falls back to authcmd_cache= (cmdcache.c) when allowed.
+ * Its own file because it is the one alternative to userfile.c. */
 #include "config.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/* The PAM conversation, one message at a time, failing closed: no
+ * conversation function, a failed call or a missing answer is
+ * ERR_CANCELLED, never an empty answer (CVE-2021-31924). Its own file so
+ * that every prompt and message of the module goes through one place. */
 #include "config.h"
 
 #include <stdlib.h>

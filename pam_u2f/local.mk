@@ -4,20 +4,20 @@
 noinst_LTLIBRARIES += pam_u2f/libmodule.la
 pam_u2f_libmodule_la_SOURCES = \
 	pam_u2f/args.c pam_u2f/args.h \
-	pam_u2f/call.c pam_u2f/call.h pam_u2f/callctx.h \
+	pam_u2f/authflow.c pam_u2f/authflow.h pam_u2f/callctx.h \
+	pam_u2f/authpending.c pam_u2f/authpending.h \
 	pam_u2f/cmdcache.c pam_u2f/cmdcache.h \
 	pam_u2f/cmdsource.c pam_u2f/cmdsource.h \
 	pam_u2f/converse.c pam_u2f/converse.h \
 	pam_u2f/debug.c pam_u2f/debug.h \
 	pam_u2f/manualconv.c pam_u2f/manualconv.h \
-	pam_u2f/pending.c pam_u2f/pending.h \
 	pam_u2f/pinask.c pam_u2f/pinask.h \
 	pam_u2f/privdrop.c pam_u2f/privdrop.h \
 	pam_u2f/remote.c pam_u2f/remote.h \
 	pam_u2f/retval.c pam_u2f/retval.h \
-	pam_u2f/tell.c pam_u2f/tell.h pam_u2f/tellmsg.h \
-	pam_u2f/touch.c pam_u2f/touch.h \
-	pam_u2f/userfile.c pam_u2f/userfile.h
+	pam_u2f/touchwait.c pam_u2f/touchwait.h \
+	pam_u2f/userfile.c pam_u2f/userfile.h \
+	pam_u2f/usermsg.c pam_u2f/usermsg.h pam_u2f/usermsg_text.h
 pam_u2f_libmodule_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS)
 
 pamdir = $(PAMDIR)

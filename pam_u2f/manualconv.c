@@ -1,3 +1,8 @@
+/* Manual mode through the conversation (manualconv.h): the challenges
+ * shown, the fido2-assert lines read back and verified by
+ * common/auth/manual.c. Its own file because it is the module's one
+ * alternative to waiting for a plugged-in key (touchwait.c), and the
+ * only place where the user types what a key signed. */
 #include "config.h"
 
 #include <stdbool.h>
@@ -30,7 +35,7 @@ manualconv_rp(const struct call *c, const struct cred *cr)
 }
 
 /* What credential i asks of an answer: the options a plugged-in key is
- * asked for (the same arguments as touch.c gives auth_run, through the
+ * asked for (the same arguments as touchwait.c gives auth_run, through the
  * same proto_cred_opts). */
 static void
 manualconv_opts(const struct call *c, size_t i, struct cred_opts *o)

@@ -1,10 +1,10 @@
 /* pam_u2f: a FIDO U2F security key as a second factor. The entry points
- * only; see call.c for the flow and pam_u2f(8) for the contract. */
+ * only; see authflow.c for the flow and pam_u2f(8) for the contract. */
 #include "config.h"
 
 #include <security/pam_modules.h>
 
-#include "call.h"
+#include "authflow.h"
 #include "base/err.h"
 
 int

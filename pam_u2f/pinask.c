@@ -1,4 +1,8 @@
-/* The module's PIN prompt; see pinask.h. */
+/* The module's PIN prompt (pinask.h): the struct proto_pin that
+ * common/auth asks when a key needs its PIN, through the conversation,
+ * naming the key, and refusing a reply that is this login's password.
+ * Its own file because it is the one place a PIN passes through the
+ * module; it is wiped by the caller after use. */
 #include "config.h"
 
 #include <stdio.h>

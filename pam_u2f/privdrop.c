@@ -1,3 +1,8 @@
+/* Reading files under a user's control with that user's privileges,
+ * per thread (raw setgroups/setegid/seteuid system calls rather than
+ * glibc's process-wide wrappers), and back. Its own file because it is
+ * the one place the module changes credentials; a restore that fails
+ * aborts the process rather than let it run on with the user's. */
 #include "config.h"
 
 #include <errno.h>

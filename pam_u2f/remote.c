@@ -1,4 +1,8 @@
-/* See remote.h; pam_u2f(8), DIAGNOSTICS, has the rule. */
+/* Whether the client of a PAM transaction may be remote (PAM_RHOST,
+ * PAM_TTY, the service), so that usermsg.c tells a client that may be
+ * remote nothing that tells accounts apart. Its own file because the
+ * rule is a security decision of its own; pam_u2f(8), DIAGNOSTICS,
+ * states it. */
 #include "config.h"
 
 #include <limits.h>

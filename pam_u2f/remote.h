@@ -1,6 +1,6 @@
 /* Whether the client of a PAM transaction may be remote, for what the
- * user is told (tell.c): a remote client that has not authenticated must
- * learn nothing that tells accounts apart. */
+ * user is told (usermsg.c): a remote client that has not authenticated
+ * must learn nothing that tells accounts apart. */
 #ifndef PU_REMOTE_H
 #define PU_REMOTE_H
 

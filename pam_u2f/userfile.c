@@ -1,3 +1,9 @@
+/* The user's credentials from a mapping file: which file (authfile=,
+ * expand, XDG_CONFIG_HOME, ~/.config/Yubico/u2f_keys, sshformat=), read
+ * safely and with the user's privileges when the user controls it, then
+ * the user's line, and what an error means for the PAM code. Its own
+ * file because it is the default source of credentials (cmdsource.c is
+ * the other). */
 #include "config.h"
 
 #include <errno.h>

@@ -86,8 +86,9 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	r = auth_run(devs, ndevs, &req, &res);
 	if (r == ERR_OK)
 		printf("ok: credential %zu on %s\n", res.cred_index + 1,
-		    res.dev_index < ndevs ? dev_path(devs[res.dev_index])
-					  : "?");
+		    res.dev_index < ndevs
+			? xport_path(devs[res.dev_index]->ctx.x)
+			: "?");
 	else if (r == ERR_NO_KEY || r == ERR_WRONG_KH) {
 		say_not_held(o, creds, n);
 		r = ERR_NOT_FOUND;

@@ -172,7 +172,7 @@ explain_denied(void)
 	struct stat st;
 	size_t i, n = 0;
 
-	if (dev_discover(&list, &n) != ERR_OK)
+	if (xport_discover(&list, &n) != ERR_OK)
 		return;
 	for (i = 0; i < n; i++) {
 		if (access(list[i].path, R_OK | W_OK) == 0 ||
@@ -264,9 +264,9 @@ show_verbose(const struct tool_opts *o, const struct reg_result *res,
 		tool_msg("attestation subject: %s", subject);
 	else
 		tool_msg("attestation subject: (unreadable)");
-	if (dev_discover(&list, &n) == ERR_OK)
-		product = product_of(dev_path(d), list, n);
-	tool_msg("device: %s (%s)%s%s", dev_path(d), dev_proto_name(d),
+	if (xport_discover(&list, &n) == ERR_OK)
+		product = product_of(xport_path(d->ctx.x), list, n);
+	tool_msg("device: %s (%s)%s%s", xport_path(d->ctx.x), d->proto->name,
 	    product != NULL && *product != '\0' ? " " : "",
 	    product != NULL ? product : "");
 	xport_info_free(list, n);
@@ -403,7 +403,8 @@ enroll_held(const struct tool_opts *o, struct dev **devs, size_t n,
 				log_msg(o->lg,
 				    "probe of credential %zu on %s: "
 				    "%s",
-				    i + 1, dev_path(devs[d]), err_str(r));
+				    i + 1, xport_path(devs[d]->ctx.x),
+				    err_str(r));
 		}
 	}
 	return ERR_NOT_FOUND;
@@ -427,7 +428,7 @@ enroll_exclude(const struct tool_opts *o, struct dev **devs, size_t *n,
 		if (all > 1)
 			tool_msg("%s already holds credential %zu of %s: not "
 				 "asked",
-			    dev_path(devs[d]), w + 1, o->user);
+			    xport_path(devs[d]->ctx.x), w + 1, o->user);
 		dev_close(&devs[d]);
 		memmove(&devs[d], &devs[d + 1], (*n - d - 1) * sizeof(*devs));
 		(*n)--;

@@ -15,7 +15,7 @@ all_u2f(struct dev *const *devs, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(dev_proto_name(devs[i]), "u2f") != 0)
+		if (strcmp(devs[i]->proto->name, "u2f") != 0)
 			return false;
 	return n > 0;
 }
@@ -24,7 +24,8 @@ bool
 tool_passkey_refused(
     const struct tool_opts *o, struct dev *const *devs, size_t n, int err)
 {
-	const char *key = n == 1 ? dev_path(devs[0]) : "the security key";
+	const char *key =
+	    n == 1 ? xport_path(devs[0]->ctx.x) : "the security key";
 
 	if (!o->passkey)
 		return false;

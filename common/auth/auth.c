@@ -1,7 +1,11 @@
 /* One touch, however many keys: ask every device, cue, wait on all in one
- * poll(2), first verified answer wins, cancel the others. */
+ * poll(2), first verified answer wins, cancel the others. The loop
+ * (auth_loop) reads top to bottom: wait for a device that is due
+ * (wait.c), step it, apply the rule of which key gets the PIN
+ * (auth_pin_rule, the one place it lives), cue. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,17 +77,18 @@ auth_pin_init(struct auth_pin *ap, const struct proto_pin *user)
 	return &ap->wrap;
 }
 
-/* What a step of one device needs. */
-struct auth_op {
+/* The devices of one operation, as its loop (auth_loop) sees them. */
+struct auth_set {
 	struct dev **devs;
-	const struct log *log;
-	struct assertion *as;  /* auth_run */
-	struct reg_result *rr; /* auth_register */
-	const struct auth_req *req;
-	bool cued; /* the cue was given */
-	/* the PIN gate (auth_gate) */
-	bool *active;
 	size_t ndevs;
+	bool *active; /* still in the operation */
+	const struct log *log;
+	const char *fn;             /* "auth_run", "auth_register" */
+	struct assertion *as;       /* auth_run's result, or */
+	struct reg_result *rr;      /* auth_register's */
+	const struct auth_req *req; /* auth_run: the cue; else NULL */
+	bool cued;                  /* the cue was given */
+	/* what the PIN rule (auth_pin_rule) has seen */
 	bool pin_went; /* a key was let through to its PIN unpicked */
 	bool picking;  /* the keys at the gate wait for the user's pick */
 	bool chosen;   /* the user picked a key: the others are cancelled */
@@ -91,155 +96,169 @@ struct auth_op {
 
 /* The cue, once: at once for U2F keys (they need the touch from the
  * first request on), on the first "user presence needed" keepalive for
- * CTAP2 keys (after a PIN, say, not before). */
+ * CTAP2 keys (after a PIN, say, not before). Not for a registration. */
 static void
-auth_cue(struct auth_op *op)
+auth_cue(struct auth_set *s)
 {
-	if (op->cued || op->req == NULL)
+	if (s->cued || s->req == NULL)
 		return;
-	op->cued = true;
-	if (op->req->cue != NULL)
-		op->req->cue(op->req->cue_arg);
+	s->cued = true;
+	if (s->req->cue != NULL)
+		s->req->cue(s->req->cue_arg);
 }
 
-static int
-auth_check_creds(const struct auth_req *req)
+int
+auth_check_creds(const struct cred *creds, size_t n, const struct log *lg)
 {
 	const char *why;
 	size_t i;
 
-	if (req->ncreds == 0)
-		return ERR_NOT_FOUND;
-	for (i = 0; i < req->ncreds; i++) {
-		if (proto_cred_supported(&req->creds[i], &why) != ERR_OK) {
-			log_msg(req->log,
-			    "%s: credential %zu needs FIDO2 (%s): not "
-			    "supported",
-			    __func__, i + 1, why);
+	for (i = 0; i < n; i++) {
+		if (proto_cred_supported(&creds[i], &why) != ERR_OK) {
+			log_msg(lg,
+			    "credential %zu cannot be used (%s): refused",
+			    i + 1, why);
 			return ERR_UNSUPPORTED;
 		}
 	}
 	return ERR_OK;
 }
 
-/* The user picked device k (a touch answering the selection, or its
- * built-in verification): the others stop. */
+/* Cancel every device still in the operation but keep (SIZE_MAX: all). */
 static void
-auth_picked(struct auth_op *op, size_t k)
+auth_cancel_others(struct auth_set *s, size_t keep)
 {
+	struct dev *d;
 	size_t i;
 
-	op->chosen = true;
-	log_msg(op->log, "%s: %s: picked; the other keys stop", "auth_run",
-	    dev_path(op->devs[k]));
-	for (i = 0; i < op->ndevs; i++) {
-		if (i != k && op->active[i]) {
-			dev_cancel(op->devs[i]);
-			op->active[i] = false;
+	for (i = 0; i < s->ndevs; i++) {
+		if (i != keep && s->active[i]) {
+			d = s->devs[i];
+			d->proto->cancel(&d->ctx);
+			s->active[i] = false;
 		}
 	}
 }
 
-/* The PIN gate: keys stopped before asking for their PIN go on. One
- * alone asks for its PIN at once (one PIN prompt, one touch); with two
- * or more, or once a key went that way, each has the user pick it with
- * a touch first, and only the picked key asks. */
-static void
-auth_gate(struct auth_op *op)
+/* Is the key stopped before asking for its PIN (proto.h's gate; a
+ * protocol without a PIN has none)? */
+static bool
+auth_gated(const struct dev *d)
 {
+	return d->proto->gated != NULL && d->proto->gated(&d->ctx);
+}
+
+/* Which key gets the PIN: the whole rule. A key that needs its PIN stops
+ * before asking for it (assert_req.pin_gate) and waits here.
+ *  - Once the user picked a key (a touch answering the selection, or the
+ *    key's own verification), every other key stops.
+ *  - A key alone at the gate, when no key went to its PIN before, asks
+ *    for its PIN at once (one prompt, one touch).
+ *  - With two or more at the gate, or one after another went, each has
+ *    the user pick it with a touch first, and only the picked key asks.
+ * A PIN typed goes to the key it was asked for only (auth_pin_get). A
+ * key that cannot go on leaves the operation. Run before the wait and
+ * after every step that keeps a key in it. */
+static void
+auth_pin_rule(struct auth_set *s)
+{
+	struct dev *d;
 	size_t i, n = 0;
 
-	for (i = 0; i < op->ndevs; i++)
-		if (op->active[i] && dev_gated(op->devs[i]))
-			n++;
+	for (i = 0; i < s->ndevs && !s->chosen; i++) {
+		d = s->devs[i];
+		if (s->active[i] && d->proto->chosen != NULL &&
+		    d->proto->chosen(&d->ctx)) {
+			s->chosen = true;
+			log_msg(s->log, "%s: %s: picked; the other keys stop",
+			    s->fn, xport_path(d->ctx.x));
+			auth_cancel_others(s, i);
+		}
+	}
+	for (i = 0; i < s->ndevs; i++)
+		n += s->active[i] && auth_gated(s->devs[i]) ? 1 : 0;
 	if (n == 0)
 		return;
-	if (n >= 2 || op->pin_went)
-		op->picking = true;
-	for (i = 0; i < op->ndevs; i++) {
-		if (!op->active[i] || !dev_gated(op->devs[i]))
+	if (n >= 2 || s->pin_went)
+		s->picking = true;
+	for (i = 0; i < s->ndevs; i++) {
+		d = s->devs[i];
+		if (!s->active[i] || !auth_gated(d))
 			continue;
-		if (dev_ungate(op->devs[i], op->picking && !op->chosen) !=
+		if (d->proto->ungate(&d->ctx, s->picking && !s->chosen) !=
 		    ERR_OK) {
-			dev_cancel(op->devs[i]);
-			op->active[i] = false;
-		} else if (!op->picking) {
-			op->pin_went = true;
+			d->proto->cancel(&d->ctx);
+			s->active[i] = false;
+		} else if (!s->picking) {
+			s->pin_went = true;
 		}
 	}
 }
 
+/* The operation on every device in s, top to bottom: wait for a device
+ * that is due, step it, apply the PIN rule, cue. Ends when one wins
+ * (ERR_OK, *winner; the others are cancelled), every device is out (the
+ * last error; ERR_WRONG_KH if none said more) or at deadline
+ * (ERR_TIMEOUT; all are cancelled). stats may be NULL. */
 static int
-auth_assert_step(void *arg, size_t i)
+auth_loop(struct auth_set *s, int64_t deadline, size_t *winner,
+    struct wait_stats *stats)
 {
-	struct auth_op *op = arg;
-	int r;
-
-	if ((r = dev_assert_step(op->devs[i], op->as)) != ERR_OK &&
-	    r != ERR_PENDING)
-		log_msg(op->log, "%s: %s: %s", "auth_run",
-		    dev_path(op->devs[i]), err_str(r));
-	if (r != ERR_PENDING)
-		return r;
-	if (!op->chosen && dev_chosen(op->devs[i]))
-		auth_picked(op, i);
-	auth_gate(op);
-	if (dev_wants_touch(op->devs[i]))
-		auth_cue(op);
-	return r;
-}
-
-static int
-auth_reg_step(void *arg, size_t i)
-{
-	struct auth_op *op = arg;
-	int r;
-
-	if ((r = dev_register_step(op->devs[i], op->rr)) != ERR_OK &&
-	    r != ERR_PENDING)
-		log_msg(op->log, "%s: %s: %s", "auth_register",
-		    dev_path(op->devs[i]), err_str(r));
-	if (r != ERR_PENDING)
-		return r;
-	if (!op->chosen && dev_chosen(op->devs[i]))
-		auth_picked(op, i);
-	auth_gate(op);
-	return r;
-}
-
-/* Cancel what is still going on, except on the winner. */
-static void
-auth_cancel_rest(
-    struct dev **devs, size_t ndevs, const bool *active, int r, size_t winner)
-{
+	struct wait w;
+	struct dev *d;
 	size_t i;
+	int r, last = ERR_WRONG_KH;
 
-	for (i = 0; i < ndevs; i++)
-		if (active[i] && (r != ERR_OK || i != winner))
-			dev_cancel(devs[i]);
+	if ((r = wait_init(&w, s->devs, s->ndevs, s->active, deadline,
+		 stats)) != ERR_OK) {
+		auth_cancel_others(s, SIZE_MAX);
+		return r;
+	}
+	while ((r = wait_run(&w, &i)) == ERR_OK) {
+		d = s->devs[i];
+		r = s->as != NULL ? d->proto->assert_step(&d->ctx, s->as)
+				  : d->proto->reg_step(&d->ctx, s->rr);
+		if (r == ERR_OK) {
+			*winner = i;
+			break;
+		}
+		if (r != ERR_PENDING) {
+			log_msg(s->log, "%s: %s: %s", s->fn,
+			    xport_path(d->ctx.x), err_str(r));
+			s->active[i] = false;
+			last = r;
+			continue;
+		}
+		auth_pin_rule(s);
+		if (d->proto->wants_touch(&d->ctx))
+			auth_cue(s);
+	}
+	wait_free(&w);
+	auth_cancel_others(s, r == ERR_OK ? *winner : SIZE_MAX);
+	return r == ERR_WRONG_KH ? last : r;
 }
 
 /* Begin on every device: *nactive devices hold a credential; *dev_err
  * keeps the first device error other than "not mine". */
 static int
-auth_begin_all(struct dev **devs, size_t ndevs, const struct auth_req *req,
-    const struct assert_req *ar, int64_t deadline, bool *active,
-    size_t *nactive, int *dev_err)
+auth_begin_all(struct auth_set *s, const struct assert_req *ar,
+    int64_t deadline, size_t *nactive, int *dev_err)
 {
 	size_t i;
 	int r;
 
-	for (i = 0; i < ndevs; i++) {
-		if ((r = dev_assert_begin(devs[i], ar, deadline)) == ERR_OK) {
-			active[i] = true;
+	for (i = 0; i < s->ndevs; i++) {
+		if ((r = dev_assert_begin(s->devs[i], ar, deadline)) ==
+		    ERR_OK) {
+			s->active[i] = true;
 			(*nactive)++;
 			continue;
 		}
 		if (r == ERR_NOMEM || r == ERR_RANDOM)
 			return r;
 		if (r != ERR_WRONG_KH) {
-			log_msg(req->log, "%s: %s: %s", "auth_run",
-			    dev_path(devs[i]), err_str(r));
+			log_msg(s->log, "%s: %s: %s", s->fn,
+			    xport_path(s->devs[i]->ctx.x), err_str(r));
 			if (*dev_err == ERR_OK)
 				*dev_err = r;
 		}
@@ -250,12 +269,13 @@ auth_begin_all(struct dev **devs, size_t ndevs, const struct auth_req *req,
 /* Does an active key need the touch from the first request on (a U2F
  * key), so that the cue comes now? */
 static bool
-auth_cue_at_once(struct dev **devs, size_t ndevs, const bool *active)
+auth_cue_at_once(const struct auth_set *s)
 {
 	size_t i;
 
-	for (i = 0; i < ndevs; i++)
-		if (active[i] && strcmp(dev_proto_name(devs[i]), "ctap2") != 0)
+	for (i = 0; i < s->ndevs; i++)
+		if (s->active[i] &&
+		    strcmp(s->devs[i]->proto->name, "ctap2") != 0)
 			return true;
 	return false;
 }
@@ -281,8 +301,8 @@ static int
 auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res, bool *active, int64_t deadline)
 {
-	struct auth_op op = {devs, req->log, &res->assertion, NULL, req, false,
-	    active, ndevs, false, false, false};
+	struct auth_set s = {devs, ndevs, active, req->log, "auth_run",
+	    &res->assertion, NULL, req, false, false, false, false};
 	struct assert_req ar;
 	struct auth_pin ap;
 	size_t nactive = 0;
@@ -290,8 +310,8 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 
 	auth_assert_req(req, &ar, &ap);
 	if ((r = util_random(ar.cdh, sizeof(ar.cdh))) != ERR_OK ||
-	    (r = auth_begin_all(devs, ndevs, req, &ar, deadline, active,
-		 &nactive, &dev_err)) != ERR_OK)
+	    (r = auth_begin_all(&s, &ar, deadline, &nactive, &dev_err)) !=
+		ERR_OK)
 		goto fail;
 	res->presence_requests = nactive;
 	if (nactive == 0) {
@@ -300,12 +320,10 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		r = dev_err != ERR_OK ? dev_err : ERR_WRONG_KH;
 		goto fail;
 	}
-	auth_gate(&op);
-	if (auth_cue_at_once(devs, ndevs, active))
-		auth_cue(&op);
-	r = wait_run(devs, ndevs, active, auth_assert_step, &op, deadline,
-	    &res->dev_index, &res->wait);
-	auth_cancel_rest(devs, ndevs, active, r, res->dev_index);
+	auth_pin_rule(&s);
+	if (auth_cue_at_once(&s))
+		auth_cue(&s);
+	r = auth_loop(&s, deadline, &res->dev_index, &res->wait);
 	if (r == ERR_WRONG_KH && dev_err != ERR_OK)
 		r = dev_err;
 fail:
@@ -323,7 +341,9 @@ auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
 	int r;
 
 	memset(res, 0, sizeof(*res));
-	if ((r = auth_check_creds(req)) != ERR_OK)
+	if (req->ncreds == 0)
+		return ERR_NOT_FOUND;
+	if ((r = auth_check_creds(req->creds, req->ncreds, req->log)) != ERR_OK)
 		return r;
 	if (ndevs == 0)
 		return ERR_NO_KEY;
@@ -348,38 +368,34 @@ int
 auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
 {
-	struct auth_op op = {
-	    devs, lg, NULL, out, NULL, false, NULL, ndevs, false, false, false};
+	struct auth_set s = {devs, ndevs, NULL, lg, __func__, NULL, out, NULL,
+	    false, false, false, false};
 	int64_t deadline = util_now_ms() + ms;
 	struct reg_req rq = *req;
-	bool *active = NULL;
 	size_t i, nactive = 0;
 	struct auth_pin ap;
 	int r = ERR_NO_KEY;
 
 	if (ndevs == 0)
 		return ERR_NO_KEY;
-	if ((active = calloc(ndevs, sizeof(*active))) == NULL)
+	if ((s.active = calloc(ndevs, sizeof(*s.active))) == NULL)
 		return ERR_NOMEM;
 	rq.pin_cb = auth_pin_init(&ap, req->pin_cb);
 	rq.pin_gate = true;
-	op.active = active;
 	for (i = 0; i < ndevs; i++) {
 		if ((r = dev_register_begin(devs[i], &rq, deadline)) ==
 		    ERR_OK) {
-			active[i] = true;
+			s.active[i] = true;
 			nactive++;
 		} else
-			log_msg(lg, "%s: %s: %s", __func__, dev_path(devs[i]),
-			    err_str(r));
+			log_msg(lg, "%s: %s: %s", __func__,
+			    xport_path(devs[i]->ctx.x), err_str(r));
 	}
 	if (nactive > 0) {
-		auth_gate(&op);
-		r = wait_run(devs, ndevs, active, auth_reg_step, &op, deadline,
-		    dev_index, NULL);
-		auth_cancel_rest(devs, ndevs, active, r, *dev_index);
+		auth_pin_rule(&s);
+		r = auth_loop(&s, deadline, dev_index, NULL);
 	}
-	free(active);
+	free(s.active);
 	util_wipe(&ap, sizeof(ap));
 	return r;
 }

@@ -53,6 +53,13 @@ struct auth_result {
 int auth_run(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res);
 
+/* Can a protocol we speak use each of the n credentials
+ * (proto_cred_supported)? ERR_OK, or ERR_UNSUPPORTED naming the first
+ * that cannot, and why, to lg: such a credential is refused, never
+ * skipped or downgraded. auth_run asks it first; the module asks it
+ * before it opens a device. */
+int auth_check_creds(const struct cred *creds, size_t n, const struct log *lg);
+
 /* Free what auth_run left in res (NULL-safe). */
 void auth_result_clear(struct auth_result *res);
 

@@ -1,3 +1,8 @@
+/* Manual mode, the pure parts: the challenge lines `fido2-assert -G`
+ * reads, and checking the four lines it prints back against the
+ * credential (proto_check_assertion, the same check as a plugged-in
+ * key's). No PAM and no I/O, so that pamu2fcfg, the module and the unit
+ * tests share it. */
 #include "config.h"
 
 #include <stdio.h>

@@ -1,109 +1,121 @@
-/* One poll(2) over every device with an operation in progress. */
+/* One poll(2) over every device with an operation in progress, handing
+ * the due devices out one event at a time (wait.h). Its own file so the
+ * loops in auth.c hold no poll(2) bookkeeping. */
 #include "config.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
 #include "wait.h"
 
+int
+wait_init(struct wait *w, struct dev **devs, size_t ndevs, const bool *active,
+    int64_t deadline, struct wait_stats *stats)
+{
+	memset(w, 0, sizeof(*w));
+	w->devs = devs;
+	w->ndevs = ndevs;
+	w->active = active;
+	w->deadline = deadline;
+	w->stats = stats != NULL ? stats : &w->own;
+	if ((w->pfd = calloc(ndevs > 0 ? ndevs : 1, sizeof(*w->pfd))) == NULL)
+		return ERR_NOMEM;
+	return ERR_OK;
+}
+
+void
+wait_free(struct wait *w)
+{
+	free(w->pfd);
+	w->pfd = NULL;
+}
+
 /* Fill pfd with the descriptors of the active devices (-1 entries are
  * ignored by poll), count them in *nfd, and return the earliest wake
- * time, capped at deadline. */
+ * time, capped at the deadline. */
 static int64_t
-wait_prepare(struct dev **devs, size_t ndevs, const bool *active,
-    struct pollfd *pfd, size_t *nfd, int64_t deadline)
+wait_prepare(struct wait *w, size_t *nfd)
 {
-	int64_t wake = deadline, t;
+	int64_t wake = w->deadline, t;
+	struct dev *d;
 	size_t i;
 
 	*nfd = 0;
-	for (i = 0; i < ndevs; i++) {
-		pfd[i].fd = active[i] ? dev_fd(devs[i]) : -1;
-		*nfd += pfd[i].fd >= 0 ? 1 : 0;
-		pfd[i].events = POLLIN;
-		pfd[i].revents = 0;
-		if (active[i] && (t = dev_wake_at(devs[i])) < wake)
+	for (i = 0; i < w->ndevs; i++) {
+		d = w->devs[i];
+		w->pfd[i].fd = w->active[i] ? d->proto->poll_fd(&d->ctx) : -1;
+		*nfd += w->pfd[i].fd >= 0 ? 1 : 0;
+		w->pfd[i].events = POLLIN;
+		w->pfd[i].revents = 0;
+		if (w->active[i] && (t = d->proto->wake_at(&d->ctx)) < wake)
 			wake = t;
 	}
 	return wake;
 }
 
-/* Is device i due for a step: input, an error on its descriptor, or its
- * wake time passed? */
-static bool
-wait_due(struct dev *d, const struct pollfd *p, int64_t now)
+/* Sleep until a device has input or the earliest wake time, then begin
+ * a round. */
+static int
+wait_poll(struct wait *w)
 {
-	return p->revents != 0 || dev_wake_at(d) <= now;
+	size_t nfd;
+	int64_t wake = wait_prepare(w, &nfd);
+	int n;
+
+	w->stats->polls++;
+	if (nfd > 0)
+		n = poll(w->pfd, (nfds_t)w->ndevs, util_ms_left(wake));
+	else { /* nothing to poll: sleep until the wake time */
+		util_sleep_ms(util_ms_left(wake));
+		n = 0;
+	}
+	if (n < 0 && errno != EINTR)
+		return ERR_SYSTEM;
+	if (n < 0)
+		memset(w->pfd, 0, w->ndevs * sizeof(*w->pfd));
+	w->now = util_now_ms();
+	w->next = 0;
+	w->polled = true;
+	return ERR_OK;
 }
 
-/* Step every due device once. ERR_OK with a winner, ERR_PENDING while
- * some device is active, else the last error. */
-static int
-wait_round(struct dev **devs, size_t ndevs, bool *active, struct pollfd *pfd,
-    wait_step_fn step, void *arg, size_t *winner, struct wait_stats *st)
+static bool
+wait_any_active(const struct wait *w)
 {
-	int64_t now = util_now_ms();
-	size_t i, left = 0;
-	int r, last = ERR_WRONG_KH;
+	size_t i;
 
-	for (i = 0; i < ndevs; i++) {
-		if (active[i] && wait_due(devs[i], &pfd[i], now)) {
-			st->steps++;
-			if ((r = step(arg, i)) == ERR_OK) {
-				*winner = i;
-				return ERR_OK;
-			}
-			if (r != ERR_PENDING) {
-				active[i] = false;
-				last = r;
-			}
-		}
-		left += active[i] ? 1 : 0;
-	}
-	return left > 0 ? ERR_PENDING : last;
+	for (i = 0; i < w->ndevs; i++)
+		if (w->active[i])
+			return true;
+	return false;
 }
 
 int
-wait_run(struct dev **devs, size_t ndevs, bool *active, wait_step_fn step,
-    void *arg, int64_t deadline, size_t *winner, struct wait_stats *stats)
+wait_run(struct wait *w, size_t *due)
 {
-	struct wait_stats local = {0, 0};
-	struct pollfd *pfd = NULL;
-	int64_t wake;
-	size_t nfd;
-	int r, n;
+	struct dev *d;
+	size_t i;
+	int r;
 
-	if (stats == NULL)
-		stats = &local;
-	if ((pfd = calloc(ndevs > 0 ? ndevs : 1, sizeof(*pfd))) == NULL)
-		return ERR_NOMEM;
 	for (;;) {
-		wake = wait_prepare(devs, ndevs, active, pfd, &nfd, deadline);
-		stats->polls++;
-		if (nfd > 0)
-			n = poll(pfd, (nfds_t)ndevs, util_ms_left(wake));
-		else { /* nothing to poll: sleep until the wake time */
-			util_sleep_ms(util_ms_left(wake));
-			n = 0;
+		while (w->polled && w->next < w->ndevs) {
+			i = w->next++;
+			d = w->devs[i];
+			if (w->active[i] &&
+			    (w->pfd[i].revents != 0 ||
+				d->proto->wake_at(&d->ctx) <= w->now)) {
+				w->stats->steps++;
+				*due = i;
+				return ERR_OK;
+			}
 		}
-		if (n < 0 && errno != EINTR) {
-			r = ERR_SYSTEM;
-			break;
-		}
-		if (n < 0)
-			memset(pfd, 0, ndevs * sizeof(*pfd));
-		r = wait_round(
-		    devs, ndevs, active, pfd, step, arg, winner, stats);
-		if (r != ERR_PENDING)
-			break;
-		if (util_ms_left(deadline) == 0) {
-			r = ERR_TIMEOUT;
-			break;
-		}
+		if (!wait_any_active(w))
+			return ERR_WRONG_KH;
+		if (w->polled && util_ms_left(w->deadline) == 0)
+			return ERR_TIMEOUT;
+		if ((r = wait_poll(w)) != ERR_OK)
+			return r;
 	}
-	free(pfd);
-	return r;
 }

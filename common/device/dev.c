@@ -1,5 +1,7 @@
-/* Device objects: a transport, the protocol it speaks, that protocol's
- * state; operations dispatched to the protocol. */
+/* Device objects: opening one chooses the protocol it speaks (CTAP2
+ * first, then U2F), each operation's begin puts its deadline on the
+ * transport, and dev_register / dev_assert_wait wait on one device.
+ * The steps between begin and end are the protocol table's (dev.h). */
 #include "config.h"
 
 #include <poll.h>
@@ -9,22 +11,10 @@
 #include "base/err.h"
 #include "dev.h"
 
-struct dev {
-	struct xport *x;
-	const struct proto *proto;
-	struct proto_ctx ctx;
-};
-
 /* The protocols we speak, in the order they are tried: a key that
  * offers CTAP2 is used through CTAP2; one that claims CBOR but fails
  * GetInfo falls back to U2F (as libfido2 does). */
 static const struct proto *const dev_protos[] = {&proto_ctap2, &proto_u2f};
-
-int
-dev_discover(struct xport_info **list, size_t *n)
-{
-	return xport_discover(list, n);
-}
 
 int
 dev_backend_parse(const char *name, enum dev_backend *out)
@@ -56,7 +46,7 @@ dev_pick_proto(struct dev *d, int ms)
 	size_t i;
 	int r = ERR_UNSUPPORTED;
 
-	xport_set_deadline(d->x, deadline);
+	xport_set_deadline(d->ctx.x, deadline);
 	for (i = 0; i < sizeof(dev_protos) / sizeof(dev_protos[0]); i++) {
 		if ((r = dev_protos[i]->state_new(&d->ctx.st)) != ERR_OK)
 			break;
@@ -68,7 +58,7 @@ dev_pick_proto(struct dev *d, int ms)
 		dev_protos[i]->state_free(d->ctx.st);
 		d->ctx.st = NULL;
 	}
-	xport_set_deadline(d->x, 0);
+	xport_set_deadline(d->ctx.x, 0);
 	return r;
 }
 
@@ -83,7 +73,6 @@ dev_open_xport(struct xport *x, const struct log *lg, int ms, struct dev **out)
 		xport_close(&x);
 		return ERR_NOMEM;
 	}
-	d->x = x;
 	d->ctx.x = x;
 	d->ctx.log = lg;
 	if ((r = dev_pick_proto(d, ms)) != ERR_OK) {
@@ -125,7 +114,7 @@ void
 dev_set_log(struct dev *d, const struct log *lg)
 {
 	d->ctx.log = lg;
-	xport_set_log(d->x, lg);
+	xport_set_log(d->ctx.x, lg);
 }
 
 void
@@ -139,40 +128,16 @@ dev_close(struct dev **dp)
 		d->proto->cancel(&d->ctx);
 		d->proto->state_free(d->ctx.st);
 	}
-	xport_close(&d->x);
+	xport_close(&d->ctx.x);
 	util_freezero(d, sizeof(*d));
 	*dp = NULL;
-}
-
-const char *
-dev_path(const struct dev *d)
-{
-	return xport_path(d->x);
-}
-
-const char *
-dev_transport_name(const struct dev *d)
-{
-	return xport_name(d->x);
-}
-
-const char *
-dev_proto_name(const struct dev *d)
-{
-	return d->proto != NULL ? d->proto->name : "none";
 }
 
 int
 dev_register_begin(struct dev *d, const struct reg_req *req, int64_t deadline)
 {
-	xport_set_deadline(d->x, deadline);
+	xport_set_deadline(d->ctx.x, deadline);
 	return d->proto->reg_begin(&d->ctx, req);
-}
-
-int
-dev_register_step(struct dev *d, struct reg_result *out)
-{
-	return d->proto->reg_step(&d->ctx, out);
 }
 
 int
@@ -180,41 +145,17 @@ dev_probe(struct dev *d, const char *rp_id, const struct cred *cred, int ms)
 {
 	int r;
 
-	xport_set_deadline(d->x, util_now_ms() + ms);
+	xport_set_deadline(d->ctx.x, util_now_ms() + ms);
 	r = d->proto->probe(&d->ctx, rp_id, cred, ms);
-	xport_set_deadline(d->x, 0);
+	xport_set_deadline(d->ctx.x, 0);
 	return r;
 }
 
 int
 dev_assert_begin(struct dev *d, const struct assert_req *req, int64_t deadline)
 {
-	xport_set_deadline(d->x, deadline);
+	xport_set_deadline(d->ctx.x, deadline);
 	return d->proto->assert_begin(&d->ctx, req, deadline);
-}
-
-int
-dev_assert_step(struct dev *d, struct assertion *out)
-{
-	return d->proto->assert_step(&d->ctx, out);
-}
-
-void
-dev_cancel(struct dev *d)
-{
-	d->proto->cancel(&d->ctx);
-}
-
-int
-dev_fd(const struct dev *d)
-{
-	return d->proto->poll_fd(&d->ctx);
-}
-
-int64_t
-dev_wake_at(const struct dev *d)
-{
-	return d->proto->wake_at(&d->ctx);
 }
 
 bool
@@ -223,7 +164,8 @@ dev_any_tap(struct dev *const *devs, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (devs[i] != NULL && xport_is_pcsc(xport_path(devs[i]->x)))
+		if (devs[i] != NULL &&
+		    xport_is_pcsc(xport_path(devs[i]->ctx.x)))
 			return true;
 	}
 	return false;
@@ -240,51 +182,18 @@ dev_paths_tap(const char *const *paths, size_t n)
 	return false;
 }
 
-int
-dev_wait_card(const char *const *paths, size_t n, bool arrival,
-    const struct log *lg, int64_t deadline)
-{
-	return xport_pcsc_wait_card(paths, n, arrival, lg, deadline);
-}
-
-bool
-dev_wants_touch(const struct dev *d)
-{
-	return d->proto->wants_touch(&d->ctx);
-}
-
-bool
-dev_gated(const struct dev *d)
-{
-	return d->proto->gated != NULL && d->proto->gated(&d->ctx);
-}
-
-int
-dev_ungate(struct dev *d, bool select)
-{
-	if (d->proto->ungate == NULL)
-		return ERR_UNSUPPORTED;
-	return d->proto->ungate(&d->ctx, select);
-}
-
-bool
-dev_chosen(const struct dev *d)
-{
-	return d->proto->chosen != NULL && d->proto->chosen(&d->ctx);
-}
-
 /* Sleep in poll(2) until d has input, its wake time, or deadline (with
  * nothing to poll, in util_sleep_ms). */
 static void
 dev_sleep(const struct dev *d, int64_t deadline)
 {
-	int64_t wake = dev_wake_at(d);
+	int64_t wake = d->proto->wake_at(&d->ctx);
 	struct pollfd pfd;
 
 	if (wake > deadline)
 		wake = deadline;
 	memset(&pfd, 0, sizeof(pfd));
-	if ((pfd.fd = dev_fd(d)) < 0) {
+	if ((pfd.fd = d->proto->poll_fd(&d->ctx)) < 0) {
 		util_sleep_ms(util_ms_left(wake));
 		return;
 	}
@@ -301,11 +210,11 @@ dev_register(
 
 	if ((r = dev_register_begin(d, req, deadline)) != ERR_OK)
 		return r;
-	while ((r = dev_register_step(d, out)) == ERR_PENDING &&
+	while ((r = d->proto->reg_step(&d->ctx, out)) == ERR_PENDING &&
 	    util_ms_left(deadline) > 0)
 		dev_sleep(d, deadline);
 	if (r == ERR_PENDING) {
-		dev_cancel(d);
+		d->proto->cancel(&d->ctx);
 		r = ERR_TIMEOUT;
 	}
 	return r;
@@ -317,7 +226,7 @@ dev_assert_wait(struct dev *d, struct assertion *out, int ms)
 	int64_t deadline = util_now_ms() + ms;
 	int r;
 
-	while ((r = dev_assert_step(d, out)) == ERR_PENDING &&
+	while ((r = d->proto->assert_step(&d->ctx, out)) == ERR_PENDING &&
 	    util_ms_left(deadline) > 0)
 		dev_sleep(d, deadline);
 	return r;

@@ -1,8 +1,12 @@
 /* Authenticators as operations: a device is a transport (how messages
- * reach it) + a protocol (what they say) + the protocol's state. Callers
- * see operations, never APDUs or CBOR, and can wait on many devices in
- * one poll(2): dev_fd and dev_wake_at tell when a device needs its next
- * step, and a step never blocks. */
+ * reach it) + a protocol (what they say) + the protocol's state. This
+ * layer chooses the protocol when a device opens, gives each operation
+ * its deadline, waits on one device, and opens sets of devices. Everything
+ * else is the protocol table's (proto.h), called directly through the
+ * device: d->proto->assert_step(&d->ctx, out), d->proto->poll_fd(&d->ctx),
+ * and the transport's (xport.h): xport_path(d->ctx.x). Callers see
+ * operations, never APDUs or CBOR, and can wait on many devices in one
+ * poll(2) (auth/wait.h): a step never blocks. */
 #ifndef PU_DEV_H
 #define PU_DEV_H
 
@@ -17,7 +21,14 @@
 
 #define DEV_CDH_LEN PROTO_CDH_LEN
 
-struct dev;
+/* An open device: the protocol it speaks (never NULL once open) and that
+ * protocol's context, which holds the transport (ctx.x), where it logs
+ * and the protocol's own state. Opened by dev_open*, freed by dev_close;
+ * its fields are read, never set, outside this layer. */
+struct dev {
+	const struct proto *proto;
+	struct proto_ctx ctx;
+};
 
 /* Transport backends: how bytes reach the devices. The native one (our
  * CTAPHID over hidraw and unix:) is always built and the default;
@@ -29,12 +40,6 @@ enum dev_backend { DEV_BACKEND_NATIVE = 0, DEV_BACKEND_LIBU2FHOST };
 int dev_backend_parse(const char *name, enum dev_backend *out);
 /* "native", "libu2f-host". */
 const char *dev_backend_name(enum dev_backend b);
-/* The transport an opened device uses ("native", "libu2f-host"). */
-const char *dev_transport_name(const struct dev *d);
-
-/* Discover devices (hidraw only; unix: is never discovered). An empty
- * list is ERR_OK with *n = 0. Free with xport_info_free. */
-int dev_discover(struct xport_info **list, size_t *n);
 /* Open a device by path ("/dev/hidrawN" or "unix:/path") and choose its
  * protocol, within ms. */
 int dev_open(const struct xport_info *info, const struct log *lg, int ms,
@@ -48,17 +53,14 @@ int dev_open_xport(
 /* Where the device logs from now on (lg must outlive it). */
 void dev_set_log(struct dev *d, const struct log *lg);
 void dev_close(struct dev **d);
-const char *dev_path(const struct dev *d);
-const char *dev_proto_name(const struct dev *d);
 
-/* Register a new credential. The split form: begin, then step (never
- * blocks: ERR_PENDING while waiting for the touch). ERR_OK only for a
- * registration whose attestation signature verified. The operation ends
- * by deadline (util_now_ms clock): no exchange with the device runs past
- * it (xport_set_deadline). */
+/* Register a new credential. The split form: begin, then step with
+ * d->proto->reg_step (never blocks: ERR_PENDING while waiting for the
+ * touch; ERR_OK only for a registration whose attestation signature
+ * verified). The operation ends by deadline (util_now_ms clock): no
+ * exchange with the device runs past it (xport_set_deadline). */
 int dev_register_begin(
     struct dev *d, const struct reg_req *req, int64_t deadline);
-int dev_register_step(struct dev *d, struct reg_result *out);
 /* Begin, then wait up to ms (in poll(2)) for the result. */
 int dev_register(
     struct dev *d, const struct reg_req *req, struct reg_result *out, int ms);
@@ -72,36 +74,15 @@ int dev_probe(
  * holds none of them. */
 int dev_assert_begin(
     struct dev *d, const struct assert_req *req, int64_t deadline);
-/* ERR_PENDING while waiting for the touch, ERR_OK only for an assertion
- * whose signature verified with the allow-list entry out->cred_index
- * (and with the presence flag, if required). Never blocks. */
-int dev_assert_step(struct dev *d, struct assertion *out);
-/* dev_assert_step, waiting up to ms in poll(2) for the result. */
+/* Step the assertion (d->proto->assert_step: ERR_PENDING while waiting
+ * for the touch, ERR_OK only for an assertion whose signature verified
+ * with the allow-list entry out->cred_index, and with the presence flag
+ * if required), sleeping in poll(2) up to ms for the result. */
 int dev_assert_wait(struct dev *d, struct assertion *out, int ms);
-void dev_cancel(struct dev *d);
-
-/* For a caller that waits on many devices: the descriptor to poll for
- * the input the operation waits for (-1: none now), and when the operation in
- * progress needs a step even without input (util_now_ms clock; INT64_MAX: only
- * on input). */
-int dev_fd(const struct dev *d);
-int64_t dev_wake_at(const struct dev *d);
 /* Is any of the devices a key on a reader (PC/SC: "touch or tap")? */
 bool dev_any_tap(struct dev *const *devs, size_t n);
 /* Does a list of device paths name a reader ("pcsc:NAME")? */
 bool dev_paths_tap(const char *const *paths, size_t n);
-/* Wait, asleep, until one of the readers among paths holds a card, at
- * once if one does or (arrival) a card put there after the call began,
- * until deadline: ERR_OK, ERR_TIMEOUT, ... (xport_pcsc_wait_card). */
-int dev_wait_card(const char *const *paths, size_t n, bool arrival,
-    const struct log *lg, int64_t deadline);
-/* Is the device waiting for a touch now? */
-bool dev_wants_touch(const struct dev *d);
-/* The PIN gate (proto.h): false / ERR_UNSUPPORTED for protocols
- * without one. */
-bool dev_gated(const struct dev *d);
-int dev_ungate(struct dev *d, bool select);
-bool dev_chosen(const struct dev *d);
 
 /* Devices dev_open_all opens at once, each in its own thread. */
 #define DEV_OPEN_BATCH 16

@@ -1,4 +1,8 @@
-/* Open the set of devices one operation works with. */
+/* Open the set of devices one operation works with: every discovered
+ * device or the devices= paths, DEV_OPEN_BATCH at a time, each in its
+ * own thread with its log replayed in order, within each device's time
+ * and the overall deadline; and the backend choice. Its own file
+ * because threads live here only. */
 #include "config.h"
 
 #include <pthread.h>
@@ -208,7 +212,7 @@ dev_open_all(const char *const *paths, size_t npaths, size_t max,
 	*ndevs = 0;
 	if (first_err != NULL)
 		*first_err = ERR_OK;
-	if (npaths == 0 && (r = dev_discover(&list, &n)) != ERR_OK)
+	if (npaths == 0 && (r = xport_discover(&list, &n)) != ERR_OK)
 		return r;
 	cap = npaths > 0 ? npaths : n;
 	if ((set = calloc(cap > 0 ? cap : 1, sizeof(*set))) == NULL) {

@@ -92,9 +92,8 @@ cmd_list(struct dc *dc)
 	size_t i;
 
 	for (i = 0; i < dc->ndevs; i++)
-		printf("%s %s %s\n", dev_path(dc->devs[i]),
-		    dev_transport_name(dc->devs[i]),
-		    dev_proto_name(dc->devs[i]));
+		printf("%s %s %s\n", xport_path(dc->devs[i]->ctx.x),
+		    xport_name(dc->devs[i]->ctx.x), dc->devs[i]->proto->name);
 	printf("%zu device(s)\n", dc->ndevs);
 	return dc->ndevs > 0 ? ERR_OK : ERR_NO_KEY;
 }
@@ -126,7 +125,7 @@ cmd_register(struct dc *dc, const char *path)
 		fputc('\n', f);
 		r = fclose(f) == 0 ? ERR_OK : ERR_FILE;
 		printf("ok registered on %s (cert %zu bytes)\n",
-		    dev_path(dc->devs[which]), res.cert_len);
+		    xport_path(dc->devs[which]->ctx.x), res.cert_len);
 	}
 	reg_result_clear(&res);
 	return r;
@@ -140,7 +139,7 @@ cmd_probe(struct dc *dc, const struct cred *c)
 
 	for (i = 0; i < dc->ndevs; i++) {
 		ri = dev_probe(dc->devs[i], dc->origin, c, dc->ms);
-		printf("%s %s\n", dev_path(dc->devs[i]), err_name(ri));
+		printf("%s %s\n", xport_path(dc->devs[i]->ctx.x), err_name(ri));
 		if (ri == ERR_OK)
 			r = ERR_OK;
 		else if (r != ERR_OK && ri != ERR_WRONG_KH)
@@ -168,7 +167,7 @@ cmd_auth(struct dc *dc, const struct cred *c)
 	if ((r = auth_run(dc->devs, dc->ndevs, &req, &res)) == ERR_OK)
 		printf("ok counter %u flags %02x on %s\n",
 		    res.assertion.counter, res.assertion.flags,
-		    dev_path(dc->devs[res.dev_index]));
+		    xport_path(dc->devs[res.dev_index]->ctx.x));
 	auth_result_clear(&res);
 	return r;
 }

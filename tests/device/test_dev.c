@@ -110,7 +110,7 @@ test_probe_own_and_foreign(void)
 	T_EQ_ERR(enroll(a.path, ORIGIN, &reg), ERR_OK);
 	T_EQ_ERR(dev_open_path(a.path, NULL, OPEN_MS, &d), ERR_OK);
 	if (d != NULL) {
-		T_EQ_STR(dev_proto_name(d), "u2f");
+		T_EQ_STR(d->proto->name, "u2f");
 		/* check-only on its own key handle: 6985 = "yes" */
 		T_EQ_ERR(dev_probe(d, ORIGIN, &reg.cred, 2000), ERR_OK);
 		/* same key handle, other origin: 6A80 */
@@ -282,6 +282,42 @@ test_wrong_public_key_refused(void)
 }
 
 static void
+keep_line(void *arg, const char *line)
+{
+	snprintf(arg, 256, "%s", line);
+}
+
+/* The one check of a credential list (auth_run's and the module's): the
+ * first credential no protocol can use is named, with why. */
+static void
+test_check_creds(void)
+{
+	uint8_t kh[4] = {1, 2, 3, 4}, pk[65] = {4};
+	struct cred c[3];
+	char line[256] = "";
+	struct log lg = {keep_line, line};
+	size_t i;
+
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < 3; i++) {
+		c[i].kh = kh;
+		c[i].kh_len = sizeof(kh);
+		c[i].pk = pk;
+		c[i].pk_len = sizeof(pk);
+		c[i].type = COSE_ES256;
+	}
+	T_EQ_ERR(auth_check_creds(c, 3, &lg), ERR_OK);
+	T_EQ_STR(line, "");
+	c[1].type = 77;
+	c[2].type = 78;
+	T_EQ_ERR(auth_check_creds(c, 3, &lg), ERR_UNSUPPORTED);
+	T_EQ_STR(line,
+	    "credential 2 cannot be used (an unknown key type): "
+	    "refused");
+	T_EQ_ERR(auth_check_creds(c, 1, NULL), ERR_OK);
+}
+
+static void
 test_no_device_and_unsupported(void)
 {
 	struct auth_req req;
@@ -346,4 +382,5 @@ TEST_MAIN(TEST(test_register_then_authenticate),
     TEST(test_keepalive_during_delayed_touch), TEST(test_delayed_touch_classic),
     TEST(test_two_tokens_credential_on_second),
     TEST(test_five_credentials_one_touch), TEST(test_wrong_public_key_refused),
-    TEST(test_no_device_and_unsupported), TEST(test_register_first_touched))
+    TEST(test_no_device_and_unsupported), TEST(test_check_creds),
+    TEST(test_register_first_touched))

@@ -276,7 +276,7 @@ test_key_behind_silent(void)
 	    (long long)el);
 	T_EQ_INT(ndevs, 1);
 	if (ndevs == 1)
-		T_EQ_STR(dev_path(devs[0]), t.path);
+		T_EQ_STR(xport_path(devs[0]->ctx.x), t.path);
 	dev_close_all(devs, ndevs);
 	T_EQ_ERR(first, ERR_TIMEOUT);
 	T_EQ_INT(w.accepted, 3);
@@ -308,7 +308,7 @@ test_max_keeps_order(void)
 	    ERR_OK);
 	T_EQ_INT(ndevs, 1);
 	if (ndevs == 1)
-		T_EQ_STR(dev_path(devs[0]), b.path);
+		T_EQ_STR(xport_path(devs[0]->ctx.x), b.path);
 	T_EQ_ERR(first, ERR_OK);
 	dev_close_all(devs, ndevs);
 	tokenctl_stop(&a);

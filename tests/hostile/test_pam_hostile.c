@@ -25,7 +25,7 @@
 #include "modtest.h"
 #include "mtmain.h"
 #include "pamrig.h"
-#include "tellmsg.h"
+#include "usermsg_text.h"
 #include "test.h"
 #include "tokenctl.h"
 #include "base/util.h"

@@ -29,11 +29,11 @@
 #include "test.h"
 #include "tokenctl.h"
 #include "base/util.h"
-#include "touch.h"
+#include "touchwait.h"
 
 /* The module re-sends a request waiting for a touch this often
  * (DEV_U2F_POLL_MS), and with `interactive` looks for keys again this
- * often (TOUCH_REDISCOVER_MS in pam_u2f/touch.h). */
+ * often (TOUCH_REDISCOVER_MS in pam_u2f/touchwait.h). */
 #define RESEND_MS 100
 #define REDISCOVER_MS 500
 /* Logged once each time the module looks for keys (dev_open_backend). */

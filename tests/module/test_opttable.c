@@ -198,7 +198,7 @@ want_of(enum conf_key k, enum conf_src src, const char *v, bool defaults,
 static bool
 refusal_named(enum conf_key k, const char *log)
 {
-	if (strstr(log, "needs FIDO2") != NULL)
+	if (strstr(log, "cannot be used") != NULL)
 		return true;
 	if (k == CONF_BACKEND && xport_u2fh_version() == NULL)
 		return strstr(log, "not built in") != NULL;

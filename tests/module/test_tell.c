@@ -1,4 +1,4 @@
-/* What the user is told (pam_u2f/tell.h) through the real pam_u2f.so and
+/* What the user is told (pam_u2f/usermsg.h) through the real pam_u2f.so and
  * the real libpam, with nss_wrapper users and software tokens: the exact
  * text and message style of each message (no credentials in the user's
  * own file or in a central one, whose path is not shown; no key; a key
@@ -21,7 +21,7 @@
 #include "modtest.h"
 #include "mtfix.h"
 #include "mtmain.h"
-#include "tellmsg.h"
+#include "usermsg_text.h"
 #include "test.h"
 #include "tokenctl.h"
 

@@ -175,7 +175,7 @@ key_open_as(struct key *k, enum token_ctap2 v, const char *pin)
 		T_FAIL_AT("the fake CTAP2 key did not open");
 		return NULL;
 	}
-	T_EQ_STR(dev_proto_name(d), v == TOKEN_CTAP2_OFF ? "u2f" : "ctap2");
+	T_EQ_STR(d->proto->name, v == TOKEN_CTAP2_OFF ? "u2f" : "ctap2");
 	k->nseen = 0;
 	return d;
 }

@@ -215,7 +215,7 @@ exchange_version(void)
 	T_EQ_INT(f->msg_len, 7);
 	T_EQ_MEM(f->msg, "\x00\x03\x00\x00\x00\x00\x00", 7);
 	if (d != NULL)
-		T_EQ_STR(dev_proto_name(d), "u2f");
+		T_EQ_STR(d->proto->name, "u2f");
 	dev_close(&d);
 	free(f);
 	T_EQ_ERR(version_with("U2F_V3\x90\x00", 8), ERR_PROTO);

@@ -173,8 +173,8 @@ test_dead_slots_and_refcount(void)
 	T_EQ_ERR(u2fhfix_open(0, &devs, &n, NULL), ERR_OK);
 	T_EQ_INT(n, 2);
 	if (n == 2) {
-		T_EQ_STR(dev_path(devs[0]), "libu2f-host:0");
-		T_EQ_STR(dev_path(devs[1]), "libu2f-host:2");
+		T_EQ_STR(xport_path(devs[0]->ctx.x), "libu2f-host:0");
+		T_EQ_STR(xport_path(devs[1]->ctx.x), "libu2f-host:2");
 		dev_close(&devs[0]);
 		T_EQ_INT(
 		    u2fhfix_fk.done, 0); /* devs[1] still uses the handle */

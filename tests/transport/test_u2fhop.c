@@ -89,9 +89,9 @@ test_register_probe_assert(void)
 	T_EQ_INT(n, 1);
 	if (n != 1)
 		goto out;
-	T_EQ_STR(dev_path(devs[0]), "libu2f-host:0");
-	T_EQ_STR(dev_transport_name(devs[0]), "libu2f-host");
-	T_EQ_STR(dev_proto_name(devs[0]), "u2f");
+	T_EQ_STR(xport_path(devs[0]->ctx.x), "libu2f-host:0");
+	T_EQ_STR(xport_name(devs[0]->ctx.x), "libu2f-host");
+	T_EQ_STR(devs[0]->proto->name, "u2f");
 	T_EQ_ERR(enroll(devs[0], ORIGIN, &reg), ERR_OK);
 	cert = token_attest_cert(u2fhfix_fk.tok, &cert_len);
 	T_EQ_INT(reg.cert_len, cert_len);
@@ -274,7 +274,7 @@ test_auth_run_and_cancel(void)
 		T_EQ_ERR(dev_assert_begin(devs[0], &ar, util_now_ms() + OP_MS),
 		    ERR_OK);
 		u2fhfix_fk.sends = 0;
-		dev_cancel(devs[0]);
+		devs[0]->proto->cancel(&devs[0]->ctx);
 		T_EQ_INT(u2fhfix_fk.sends, 0);
 	}
 	dev_close_all(devs, n);

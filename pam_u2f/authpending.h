@@ -1,8 +1,8 @@
 /* The "authentication pending" file (authpending_file=, as pam-u2f): it
  * exists while the module waits for the touch, so a desktop can show a
  * notification. */
-#ifndef PU_PENDING_H
-#define PU_PENDING_H
+#ifndef PU_AUTHPENDING_H
+#define PU_AUTHPENDING_H
 
 #include "callctx.h"
 

@@ -1,3 +1,8 @@
+/* authpending_file=: create the "authentication pending" file before
+ * the wait for the touch and remove it after, as pam-u2f does, so that a
+ * desktop can show a notification. Its own file because it is one
+ * option with its own file-system rules (O_NOFOLLOW, no truncation);
+ * failing to create it is only a debug line. */
 #include "config.h"
 
 #include <errno.h>
@@ -7,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pending.h"
+#include "authpending.h"
 
 #define PENDING_MODE 0664
 

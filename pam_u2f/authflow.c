@@ -1,5 +1,9 @@
-/* The flow of one authentication: arguments, user, credentials, then the
- * touch (touch.c) or manual mode (manualconv.c). */
+/* The flow of one authentication (one pam_sm_authenticate call, whose
+ * state is struct call in callctx.h): arguments, user, credentials (a
+ * mapping file, userfile.c, or authcmd=, cmdsource.c), their check,
+ * then the touch (touchwait.c) or manual mode (manualconv.c), and the
+ * PAM code. Its own file so that the order of a login reads in one
+ * place; each step is another file's. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,16 +15,16 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
-#include "call.h"
+#include "auth/auth.h"
+#include "authflow.h"
 #include "cmdsource.h"
 #include "conf/conf.h"
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "manualconv.h"
-#include "proto/proto.h"
 #include "retval.h"
-#include "tell.h"
-#include "touch.h"
+#include "usermsg.h"
+#include "touchwait.h"
 #include "userfile.h"
 
 #define CALL_PWBUF_MIN 1024
@@ -95,26 +99,6 @@ call_user(struct call *c)
 	return ERR_OK;
 }
 
-/* What needs FIDO2 (CTAP2) is refused by name, never downgraded, before
- * any device is opened (the rule itself is the protocol layer's). */
-static int
-call_check_creds(struct call *c)
-{
-	const char *why;
-	size_t i;
-
-	for (i = 0; i < c->ncreds; i++) {
-		if (proto_cred_supported(&c->creds[i], &why) == ERR_OK)
-			continue;
-		debug_err(&c->dbg,
-		    "credential %zu of %s needs FIDO2 (%s), "
-		    "which is not supported yet",
-		    i + 1, c->user, why);
-		return ERR_UNSUPPORTED;
-	}
-	return ERR_OK;
-}
-
 int
 call_authenticate(struct call *c)
 {
@@ -139,7 +123,9 @@ call_authenticate(struct call *c)
 		tell_no_creds(c);
 	if (r != ERR_OK)
 		return r;
-	if ((r = call_check_creds(c)) != ERR_OK)
+	/* A credential no protocol we speak can use is refused by name,
+	 * never skipped, before any device is opened. */
+	if ((r = auth_check_creds(c->creds, c->ncreds, &c->dbg.err)) != ERR_OK)
 		return r;
 	if (c->opt.manual)
 		return manualconv_run(c);

@@ -1,7 +1,7 @@
-/* The texts pam_u2f tells the user (tell.c), apart so that tests can
+/* The texts pam_u2f tells the user (usermsg.c), apart so that tests can
  * assert them exactly. %s are filled in the order the names say. */
-#ifndef PU_TELLMSG_H
-#define PU_TELLMSG_H
+#ifndef PU_USERMSG_TEXT_H
+#define PU_USERMSG_TEXT_H
 
 #define TELL_MAX 512
 #define TELL_NO_CREDS_OWN                                                      \

@@ -1,8 +1,8 @@
 /* The touch: find the keys (waiting for one with `interactive`), then one
  * touch on whichever key holds a credential, with the cue and the
  * authpending file around the wait. */
-#ifndef PU_TOUCH_H
-#define PU_TOUCH_H
+#ifndef PU_TOUCHWAIT_H
+#define PU_TOUCHWAIT_H
 
 #include "callctx.h"
 

@@ -1,3 +1,9 @@
+/* What the user is told when the second factor cannot go on (no
+ * credentials, no key, no card, the wrong key, a failed check): short
+ * texts from usermsg_text.h, shown as PAM_ERROR_MSG, filled only with
+ * what the user may see. Its own file so that every such text and the
+ * rule of what it may name sit in one place; nothing here changes the
+ * result. */
 #include "config.h"
 
 #include <limits.h>
@@ -10,7 +16,7 @@
 #include "converse.h"
 #include "base/err.h"
 #include "remote.h"
-#include "tell.h"
+#include "usermsg.h"
 #include "base/util.h"
 
 #define TELL_PROBE_MS 1000 /* one check-only probe under another origin */

@@ -1,19 +1,19 @@
 /* What the user is told through the conversation when the second factor
  * cannot go on: short, saying what to do. Only errors are told, as
- * PAM_ERROR_MSG; the cue (PAM_TEXT_INFO) is touch.c's. Nothing here
+ * PAM_ERROR_MSG; the cue (PAM_TEXT_INFO) is touchwait.c's. Nothing here
  * changes the result: a message that cannot be shown is logged and the
  * authentication fails as it would have. Nothing about another user is
  * told: only the user's own name, the user's own file (never a central
  * file's path) and the origin, which the PAM configuration shows anyway. */
-#ifndef PU_TELL_H
-#define PU_TELL_H
+#ifndef PU_USERMSG_H
+#define PU_USERMSG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "callctx.h"
 #include "device/dev.h"
-#include "tellmsg.h"
+#include "usermsg_text.h"
 
 /* The user has no credentials (no file, no line, no credential on the
  * line), and nouserok is not set: how to register a key. */

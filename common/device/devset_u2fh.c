@@ -34,7 +34,7 @@ dev_open_xports(struct xport **xs, size_t nxs, const struct log *lg, int ms,
 		}
 		if ((t = dev_open_xport(xs[i], lg, t, &set[n])) == ERR_OK)
 			log_msg(lg, "%s: %s", "dev_u2fh_open_all",
-			    dev_path(set[n++]));
+			    xport_path(set[n++]->ctx.x));
 		else if (first_err != NULL && *first_err == ERR_OK)
 			*first_err = t;
 		xs[i] = NULL;

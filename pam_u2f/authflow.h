@@ -1,7 +1,7 @@
 /* One pam_sm_authenticate call, from arguments to the PAM code; its
  * state is struct call (callctx.h). */
-#ifndef PU_CALL_H
-#define PU_CALL_H
+#ifndef PU_AUTHFLOW_H
+#define PU_AUTHFLOW_H
 
 #include <security/pam_modules.h>
 

@@ -1,3 +1,8 @@
+/* The touch: open the keys (with interactive=, waiting and looking for
+ * them again), wait for a card on a reader, then run one authentication
+ * over all of them (common/auth) with the cue ("touch" or "touch or
+ * tap") and the authpending file around the wait. Its own file because
+ * it is the module's path to a plugged-in key, beside manual mode. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,11 +14,11 @@
 #include "auth/auth.h"
 #include "converse.h"
 #include "base/err.h"
-#include "pending.h"
+#include "authpending.h"
 #include "pinask.h"
-#include "tell.h"
-#include "tellmsg.h"
-#include "touch.h"
+#include "usermsg.h"
+#include "usermsg_text.h"
+#include "touchwait.h"
 #include "base/util.h"
 
 static void
@@ -65,7 +70,7 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 	debug_msg(&c->dbg, "no key yet: waiting up to %d ms for a card on %s",
 	    util_ms_left(deadline),
 	    arrival ? "a reader (another one)" : "a reader");
-	r = dev_wait_card(
+	r = xport_pcsc_wait_card(
 	    paths, c->opt.ndevices, arrival, &c->dbg.log, deadline);
 	if (r == ERR_OK)
 		debug_msg(&c->dbg, "a card is on a reader");
@@ -177,7 +182,7 @@ touch_run(struct call *c)
 		debug_msg(&c->dbg,
 		    "credential %zu verified on %s "
 		    "(counter %lu)",
-		    res.cred_index + 1, dev_path(devs[res.dev_index]),
+		    res.cred_index + 1, xport_path(devs[res.dev_index]->ctx.x),
 		    (unsigned long)res.assertion.counter);
 	else {
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
