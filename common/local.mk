@@ -113,9 +113,10 @@ common_proto_libproto_la_SOURCES = \
 	common/proto/attest.c common/proto/attest.h \
 	common/proto/ctap2.h common/proto/ctap2_st.h \
 	common/proto/ctap2_info.c common/proto/ctap2_msg.c \
-	common/proto/ctap2_op.c common/proto/ctap2_pin.c \
-	common/proto/ctap2_reg.c common/proto/ctap2_ga.c \
-	common/proto/ctap2_sel.c
+	common/proto/ctap2_op.c common/proto/ctap2_io.c \
+	common/proto/ctap2_pin.c common/proto/ctap2_sel.c \
+	common/proto/ctap2_cand.c common/proto/ctap2_rk.c \
+	common/proto/ctap2_reg.c common/proto/ctap2_ga.c
 
 common_device_libdevice_la_SOURCES = \
 	common/device/dev.c common/device/dev.h \

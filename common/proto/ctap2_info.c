@@ -105,6 +105,12 @@ ctap2_info_alg(const struct ctap2_info *in, int alg)
 	return false;
 }
 
+size_t
+ctap2_info_list_max(const struct ctap2_info *in)
+{
+	return in->max_list > 0 ? in->max_list : 1;
+}
+
 static bool
 text_is(const char *s, size_t n, const char *want)
 {
@@ -261,6 +267,11 @@ info_field(struct cbor_rd *r, uint64_t key, struct ctap2_info *out)
 		return ERR_OK;
 	case 6:
 		return info_pin_protos(r, out);
+	case 7:
+		if (cbor_get_uint(r, &v) != ERR_OK)
+			return ERR_PROTO;
+		out->max_list = v > CTAP2_LIST_MAX ? CTAP2_LIST_MAX : (size_t)v;
+		return ERR_OK;
 	case 10:
 		return info_algs(r, out);
 	default:

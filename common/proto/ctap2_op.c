@@ -1,18 +1,19 @@
-/* The CTAP2 protocol behind struct proto: GetInfo to detect (once per
- * device), GetAssertion (ctap2_ga.c), MakeCredential (ctap2_reg.c), a
- * PIN/UV auth token where one is needed (ctap2_pin.c). A request is
- * sent once; the key answers when done and sends keepalives meanwhile
- * (PROCESSING, or UPNEEDED: waiting for a touch). Only a request that
- * may be sent twice is sent again after a silence (c2_resendable). A
- * step never blocks. */
+/* The CTAP2 protocol behind struct proto, and its one phase driver:
+ * GetInfo to detect (once per device); then an operation (the hooks of
+ * ctap2_ga.c: assert, ctap2_reg.c: register) is asked for, with a
+ * PIN/UV auth token first where one is needed (ctap2_pin.c), stopping at
+ * the PIN gate or having the user pick the key (ctap2_sel.c). Each reply
+ * goes to the part its phase names; a hook answers C2_AGAIN to have the
+ * request asked again, and the driver alone decides how. The driver
+ * calls down into the parts; no part calls it back. A request is sent
+ * once; the key answers when done and sends keepalives meanwhile
+ * (PROCESSING, or UPNEEDED: waiting for a touch). A step never blocks. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "authdata.h"
 #include "base/err.h"
-#include "crypto/crypto.h"
 #include "ctap2_st.h"
 
 static int
@@ -23,46 +24,31 @@ c2_state_new(void **out)
 	*out = NULL;
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return ERR_NOMEM;
-	if ((st->msg = malloc(CTAP2_MSG_MAX)) == NULL ||
-	    (st->rx = malloc(CTAP2_MSG_MAX)) == NULL) {
-		free(st->msg);
+	if (c2_io_new(&st->io) != ERR_OK) {
 		free(st);
 		return ERR_NOMEM;
 	}
+	c2_pin_init(&st->pin, &st->io, &st->info);
+	c2_sel_init(&st->sel, &st->io, &st->info);
+	c2_cand_init(&st->cand, &st->io, &st->info);
 	*out = st;
 	return ERR_OK;
 }
 
-/* Forget the operation (the GetInfo stays). */
-void
+/* Forget the operation (the GetInfo and the wiring stay). */
+static void
 c2_reset(struct c2_st *st)
 {
-	c2_pin_forget(st);
-	free(st->cand);
-	free(st->copts);
-	free(st->rk);
-	st->cand = NULL;
-	st->copts = NULL;
-	st->rk = NULL;
-	st->ncand = st->next = 0;
-	st->nrk = st->rk_total = st->rk_seen = 0;
-	st->op = C2_OP_NONE;
-	st->in_flight = st->touch = st->resend = false;
-	st->gated = st->ungated = st->chosen = false;
-	st->areq = NULL;
-	st->rreq = NULL;
-	st->pin_cb = NULL;
+	c2_pin_reset(&st->pin);
+	c2_cand_reset(&st->cand);
+	c2_rk_reset(&st->rk);
+	c2_sel_reset(&st->sel, false, NULL);
+	memset(&st->reg, 0, sizeof(st->reg));
+	st->ops = NULL;
+	st->phase = C2_PH_MAIN;
+	st->how = C2_HOW_NONE;
 	util_wipe(st->cdh, sizeof(st->cdh));
-	c2_msg_wipe(st);
-	util_wipe(st->rx, CTAP2_MSG_MAX);
-}
-
-void
-c2_msg_wipe(struct c2_st *st)
-{
-	util_wipe(st->msg, CTAP2_MSG_MAX);
-	st->msg_len = 0;
-	st->resend = false;
+	c2_io_reset(&st->io);
 }
 
 static void
@@ -73,73 +59,8 @@ c2_state_free(void *p)
 	if (st == NULL)
 		return;
 	c2_reset(st);
-	free(st->msg);
-	free(st->rx);
+	c2_io_free(&st->io);
 	util_freezero(st, sizeof(*st));
-}
-
-/* May this request be sent a second time? A lost reply (hidraw drops
- * input reports from a full queue) is then asked for again. Only where a
- * second copy is harmless: GetAssertion (a second signature over the
- * same challenge; the late first answer is as good as the second) and
- * authenticatorSelection (a touch). Not ClientPIN: getPinToken spends a
- * PIN try, and its message, which held pinHashEnc, is wiped as soon as
- * it is sent. Not MakeCredential: a second credential. Not
- * GetNextAssertion: the key would move on past a credential. */
-static bool
-c2_resendable(const uint8_t *msg, size_t len)
-{
-	return len > 0 &&
-	    (msg[0] == CTAP2_GET_ASSERTION || msg[0] == CTAP2_SELECTION);
-}
-
-int
-c2_send(struct proto_ctx *c)
-{
-	struct c2_st *st = c->st;
-	int r;
-
-	if (st->msg_len == 0) /* wiped: never sent (again) */
-		return ERR_INVAL;
-	st->resend = c2_resendable(st->msg, st->msg_len);
-	r = xport_send(c->x, XPORT_CBOR, st->msg, st->msg_len, C2_SEND_MS);
-	st->in_flight = (r == ERR_OK);
-	st->sent_at = st->alive_at = util_now_ms();
-	return r;
-}
-
-int
-c2_status(const struct proto_ctx *c, const uint8_t *reply, size_t len,
-    const char *what)
-{
-	const char *name;
-	int r;
-
-	if (len < 1)
-		return ERR_PROTO;
-	if ((r = ctap2_status_err(reply[0])) != ERR_OK) {
-		name = ctap2_status_name(reply[0]);
-		log_msg(c->log, "%s: %s: %s: status 0x%02x (%s)", "ctap2",
-		    xport_path(c->x), what, reply[0],
-		    name != NULL ? name : "unknown");
-	}
-	return r;
-}
-
-int
-c2_call(struct proto_ctx *c, const uint8_t *msg, size_t len, uint8_t *reply,
-    size_t *rlen, int ms)
-{
-	int64_t deadline = util_now_ms() + ms;
-	int r;
-
-	if ((r = xport_send(c->x, XPORT_CBOR, msg, len, ms)) != ERR_OK)
-		return r;
-	r = xport_recv(c->x, XPORT_CBOR, reply, CTAP2_MSG_MAX, rlen,
-	    util_ms_left(deadline), NULL);
-	if (r == ERR_TIMEOUT)
-		xport_cancel(c->x);
-	return r;
 }
 
 static int
@@ -152,19 +73,198 @@ c2_detect(struct proto_ctx *c, int ms)
 
 	if (!(xport_caps(c->x) & XPORT_CAP_CBOR))
 		return ERR_UNSUPPORTED;
-	if ((r = c2_call(c, &req, 1, st->rx, &len, ms)) != ERR_OK ||
-	    (r = c2_status(c, st->rx, len, "GetInfo")) != ERR_OK ||
-	    (r = ctap2_parse_info(st->rx + 1, len - 1, &st->info)) != ERR_OK) {
+	if ((r = c2_call(c, &req, 1, st->io.rx, &len, ms)) != ERR_OK ||
+	    (r = c2_status(c, st->io.rx, len, "GetInfo")) != ERR_OK ||
+	    (r = ctap2_parse_info(st->io.rx + 1, len - 1, &st->info)) !=
+		ERR_OK) {
 		log_msg(c->log, "%s: %s claims CTAP2 but GetInfo failed (%s)",
 		    __func__, xport_path(c->x), err_str(r));
 		return r == ERR_OK ? ERR_PROTO : r;
 	}
 	log_msg(c->log,
 	    "%s: %s: CTAP2 versions 0x%x, options 0x%x of 0x%x, "
-	    "%zu PIN protocols",
+	    "%zu PIN protocols, up to %zu credentials in a list",
 	    __func__, xport_path(c->x), st->info.versions, st->info.opt_true,
-	    st->info.opt_present, st->info.npin_protos);
+	    st->info.opt_present, st->info.npin_protos,
+	    ctap2_info_list_max(&st->info));
 	return ERR_OK;
+}
+
+/* proto.probe: one silent check (ctap2_cand.c). */
+static int
+c2_probe(struct proto_ctx *c, const char *rp_id, const struct cred *cr, int ms)
+{
+	struct c2_st *st = c->st;
+
+	if (cr->kh == NULL || cr->kh_len == 0)
+		return ERR_UNSUPPORTED;
+	return c2_probe_one(c, &st->io, rp_id, cr, ms);
+}
+
+/* The request itself, with a pinUvAuthParam where how has a token. */
+static int
+c2_send_main(const struct proto_ctx *c, struct c2_st *st)
+{
+	struct c2_auth auth;
+	int r;
+
+	st->phase = C2_PH_MAIN;
+	if (!c2_how_token(st->how))
+		return st->ops->send(c, st, NULL);
+	if ((r = c2_pin_auth(&st->pin, st->cdh, auth.param, &auth.len,
+		 &auth.proto)) == ERR_OK)
+		r = st->ops->send(c, st, &auth);
+	util_wipe(&auth, sizeof(auth));
+	return r;
+}
+
+/* Start getting the token the request needs. */
+static int
+c2_token_begin(const struct proto_ctx *c, struct c2_st *st)
+{
+	st->phase = C2_PH_TOKEN;
+	return c2_pin_begin(
+	    c, &st->pin, st->how, st->ops->rp(st), st->ops->perms);
+}
+
+/* Ask the operation's request: with a token where it needs one (the one
+ * there if it is for the same rp, else a new one, stopping first at the
+ * PIN gate). ERR_OK: sent, or stopped at the gate. */
+static int
+c2_ask(const struct proto_ctx *c, struct c2_st *st)
+{
+	st->how = st->ops->how(st);
+	st->io.touch = false;
+	if (!c2_how_token(st->how) ||
+	    c2_pin_has_token(&st->pin, st->ops->rp(st)))
+		return c2_send_main(c, st);
+	c2_pin_forget(&st->pin);
+	if (st->how == C2_HOW_PIN && c2_gate_here(c, &st->sel))
+		return ERR_OK;
+	return c2_token_begin(c, st);
+}
+
+static void
+c2_cancel(struct proto_ctx *c)
+{
+	struct c2_st *st = c->st;
+
+	if (st->ops != NULL)
+		c2_io_cancel(c, &st->io);
+	c2_reset(st);
+}
+
+/* Begin an operation whose setup (ops' own) has been done. */
+static int
+c2_begin(struct proto_ctx *c, const struct c2_ops *ops,
+    const struct proto_pin *cb, const uint8_t cdh[PROTO_CDH_LEN])
+{
+	struct c2_st *st = c->st;
+
+	st->ops = ops;
+	c2_pin_set_cb(&st->pin, cb);
+	memcpy(st->cdh, cdh, PROTO_CDH_LEN);
+	return c2_ask(c, st);
+}
+
+static int
+c2_assert_begin(
+    struct proto_ctx *c, const struct assert_req *req, int64_t deadline)
+{
+	struct c2_st *st = c->st;
+	int r;
+
+	c2_cancel(c);
+	if (req->nallow == 0 || req->pin_token != NULL)
+		return ERR_UNSUPPORTED;
+	c2_sel_reset(&st->sel, req->pin_gate, req->rp_id);
+	if ((r = c2_assert_setup(c, st, req, deadline)) != ERR_OK ||
+	    (r = c2_begin(c, &c2_assert_ops, req->pin_cb, req->cdh)) != ERR_OK)
+		c2_reset(st);
+	return r;
+}
+
+static int
+c2_reg_begin(struct proto_ctx *c, const struct reg_req *req)
+{
+	struct c2_st *st = c->st;
+	int r;
+
+	c2_cancel(c);
+	c2_sel_reset(&st->sel, req->pin_gate, req->rp_id);
+	if ((r = c2_reg_setup(c, st, req)) != ERR_OK)
+		return r;
+	if ((r = c2_begin(c, &c2_reg_ops, req->pin_cb, req->cdh)) != ERR_OK)
+		c2_reset(st);
+	return r;
+}
+
+/* A reply in the token phase (status r): the request itself once the
+ * token is there; a refused PIN or UV is told, and the operation may try
+ * another way. */
+static int
+c2_token_reply(const struct proto_ctx *c, struct c2_st *st, int r, size_t len)
+{
+	if (r == ERR_OK &&
+	    (r = c2_pin_step(c, &st->pin, st->io.rx + 1, len - 1)) == ERR_OK)
+		return c2_pending(c2_send_main(c, st));
+	if (!c2_pin_refused(r))
+		return r;
+	c2_pin_failed(c, &st->pin, r);
+	return st->ops->refused != NULL ? st->ops->refused(c, st, r) : r;
+}
+
+/* A reply in the selection phase: picked, the token next. */
+static int
+c2_select_reply(const struct proto_ctx *c, struct c2_st *st, int r)
+{
+	if ((r = c2_sel_reply(c, &st->sel, r)) != ERR_OK)
+		return r;
+	st->io.touch = false;
+	return c2_pending(c2_token_begin(c, st));
+}
+
+/* One step of the operation op: the reply in flight to its phase's part. */
+static int
+c2_step(struct proto_ctx *c, enum c2_op op, void *out)
+{
+	struct c2_st *st = c->st;
+	size_t len = 0;
+	int r;
+
+	if (st->ops == NULL || st->ops->op != op)
+		return ERR_INVAL;
+	if ((r = c2_recv_step(c, &st->io, &len)) == ERR_PENDING)
+		return r;
+	if (r == ERR_OK)
+		r = c2_status(c, st->io.rx, len, st->ops->what);
+	if (st->phase == C2_PH_SELECT)
+		r = c2_select_reply(c, st, r);
+	else if (st->phase == C2_PH_TOKEN)
+		r = c2_token_reply(c, st, r, len);
+	else
+		r = st->ops->reply(c, st, r, st->io.rx + 1, len - 1, out);
+	if (r == C2_AGAIN)
+		r = c2_pending(c2_ask(c, st));
+	if (r != ERR_PENDING) {
+		if (r != ERR_OK && op == C2_OP_ASSERT)
+			log_msg(c->log, "%s: %s: %s", "c2_assert_step",
+			    xport_path(c->x), err_str(r));
+		c2_reset(st);
+	}
+	return r;
+}
+
+static int
+c2_assert_step(struct proto_ctx *c, struct assertion *out)
+{
+	return c2_step(c, C2_OP_ASSERT, out);
+}
+
+static int
+c2_reg_step(struct proto_ctx *c, struct reg_result *out)
+{
+	return c2_step(c, C2_OP_REGISTER, out);
 }
 
 static int64_t
@@ -172,18 +272,7 @@ c2_wake_at(const struct proto_ctx *c)
 {
 	const struct c2_st *st = c->st;
 
-	if (st->op == C2_OP_NONE || !st->in_flight)
-		return INT64_MAX;
-	if (xport_fd(c->x) < 0) /* the transport says, or at once */
-		return xport_wake_at(c->x, st->sent_at);
-	return st->resend ? st->alive_at + C2_STALL_MS : INT64_MAX;
-}
-
-/* Has the request in flight gone silent, and may it be sent again? */
-static bool
-c2_stalled(const struct c2_st *st)
-{
-	return st->resend && util_now_ms() >= st->alive_at + C2_STALL_MS;
+	return st->ops == NULL ? INT64_MAX : c2_io_wake_at(c, &st->io);
 }
 
 static int
@@ -191,7 +280,7 @@ c2_poll_fd(const struct proto_ctx *c)
 {
 	const struct c2_st *st = c->st;
 
-	return st->op != C2_OP_NONE && st->in_flight ? xport_fd(c->x) : -1;
+	return st->ops != NULL && st->io.in_flight ? xport_fd(c->x) : -1;
 }
 
 static bool
@@ -199,53 +288,41 @@ c2_wants_touch(const struct proto_ctx *c)
 {
 	const struct c2_st *st = c->st;
 
-	return st->op != C2_OP_NONE && st->touch;
+	return st->ops != NULL && st->io.touch;
 }
 
-/* Read what has arrived for the request in flight: ERR_PENDING, or the
- * reply (status byte first) in st->rx. A request that went silent is
- * sent again if it may be (c2_resendable); any other is waited for until
- * the operation's deadline. */
-int
-c2_recv_step(struct proto_ctx *c, size_t *len)
+static bool
+c2_gated(const struct proto_ctx *c)
+{
+	const struct c2_st *st = c->st;
+
+	return st->ops != NULL && c2_sel_gated(&st->sel);
+}
+
+static bool
+c2_chosen(const struct proto_ctx *c)
+{
+	const struct c2_st *st = c->st;
+
+	return st->ops != NULL && c2_sel_chosen(&st->sel);
+}
+
+/* Leave the PIN gate: the token at once, or the user's pick first. */
+static int
+c2_ungate(struct proto_ctx *c, bool select)
 {
 	struct c2_st *st = c->st;
-	int status = XPORT_KA_NONE, r;
+	int r;
 
-	if (!st->in_flight)
+	if (!c2_gated(c))
 		return ERR_INVAL;
-	r = xport_recv(
-	    c->x, XPORT_CBOR, st->rx, CTAP2_MSG_MAX, len, 0, &status);
-	if (status != XPORT_KA_NONE) {
-		st->alive_at = util_now_ms();
-		st->touch = (status == XPORT_KA_UPNEEDED);
-	}
-	if (r == ERR_TIMEOUT) {
-		if (c2_stalled(st)) {
-			log_msg(c->log, "%s: %s: no answer, asking again",
-			    __func__, xport_path(c->x));
-			return c2_pending(c2_send(c));
-		}
-		return ERR_PENDING;
-	}
-	st->in_flight = false;
-	return r;
-}
-
-/* Abandon what is in flight (CTAPHID_CANCEL), drop its late answer, and
- * forget the operation. */
-void
-c2_cancel(struct proto_ctx *c)
-{
-	struct c2_st *st = c->st;
-	size_t len;
-
-	if (st->op != C2_OP_NONE && st->in_flight) {
-		xport_cancel(c->x);
-		(void)xport_recv(
-		    c->x, XPORT_CBOR, st->rx, CTAP2_MSG_MAX, &len, 100, NULL);
-	}
-	c2_reset(st);
+	if ((r = c2_sel_ungate(c, &st->sel, select)) != ERR_OK)
+		return r;
+	if (!select)
+		return c2_token_begin(c, st);
+	st->phase = C2_PH_SELECT;
+	st->io.touch = false;
+	return ERR_OK;
 }
 
 const struct proto proto_ctap2 = {

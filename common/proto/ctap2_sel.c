@@ -6,7 +6,9 @@
  * pick the key with a touch first: authenticatorSelection on CTAP 2.1
  * keys, and on older ones CTAP 2.0's way, a MakeCredential with an empty
  * pinAuth, which the key answers after a touch with PIN_INVALID or
- * PIN_NOT_SET (CTAP 2.0 5.5.8.1: no try is counted). */
+ * PIN_NOT_SET (CTAP 2.0 5.5.8.1: no try is counted). The gate's state
+ * (struct c2_sel) is this file's alone; it sends the pick through the
+ * exchange and leaves asking for the PIN to the driver. */
 #include "config.h"
 
 #include <string.h>
@@ -14,41 +16,55 @@
 #include "base/err.h"
 #include "ctap2_st.h"
 
-bool
-c2_gate_here(struct proto_ctx *c)
+void
+c2_sel_init(struct c2_sel *s, struct c2_io *io, const struct ctap2_info *info)
 {
-	struct c2_st *st = c->st;
-	bool gate =
-	    st->op == C2_OP_ASSERT ? st->areq->pin_gate : st->rreq->pin_gate;
+	memset(s, 0, sizeof(*s));
+	s->io = io;
+	s->info = info;
+}
 
-	if (!gate || st->ungated || st->chosen)
+void
+c2_sel_reset(struct c2_sel *s, bool gate, const char *rp_id)
+{
+	s->gate = gate;
+	s->rp_id = rp_id;
+	s->gated = s->ungated = s->chosen = false;
+}
+
+bool
+c2_gate_here(const struct proto_ctx *c, struct c2_sel *s)
+{
+	if (!s->gate || s->ungated || s->chosen)
 		return false;
-	st->gated = true;
+	s->gated = true;
 	log_msg(c->log, "%s: %s: stopped before the PIN", __func__,
 	    xport_path(c->x));
 	return true;
 }
 
 bool
-c2_gated(const struct proto_ctx *c)
+c2_sel_gated(const struct c2_sel *s)
 {
-	const struct c2_st *st = c->st;
-
-	return st->op != C2_OP_NONE && st->gated;
+	return s->gated;
 }
 
 bool
-c2_chosen(const struct proto_ctx *c)
+c2_sel_chosen(const struct c2_sel *s)
 {
-	const struct c2_st *st = c->st;
+	return s->chosen;
+}
 
-	return st->op != C2_OP_NONE && st->chosen;
+void
+c2_sel_choose(struct c2_sel *s)
+{
+	s->chosen = true;
 }
 
 /* CTAP 2.0's selection: MakeCredential for the rp with an empty pinAuth
  * (a throw-away user; nothing is created). */
 static int
-c2_build_select20(struct c2_st *st)
+c2_build_select20(struct c2_sel *s)
 {
 	static const uint8_t uid[1] = {0};
 	static const uint8_t none[1] = {0};
@@ -57,7 +73,7 @@ c2_build_select20(struct c2_st *st)
 	int r;
 
 	memset(&req, 0, sizeof(req));
-	req.rp_id = st->op == C2_OP_ASSERT ? st->areq->rp_id : st->rreq->rp_id;
+	req.rp_id = s->rp_id;
 	req.type = COSE_ES256;
 	req.user.id = uid;
 	req.user.id_len = sizeof(uid);
@@ -69,45 +85,40 @@ c2_build_select20(struct c2_st *st)
 	mc.rk = mc.uv = -1;
 	mc.pin_auth = none;
 	mc.pin_auth_len = 0;
-	mc.pin_proto = st->info.npin_protos > 0 ? st->info.pin_protos[0] : 1;
-	return ctap2_build_mc(&mc, st->msg, &st->msg_len);
+	mc.pin_proto = s->info->npin_protos > 0 ? s->info->pin_protos[0] : 1;
+	return ctap2_build_mc(&mc, s->io->msg, &s->io->msg_len);
 }
 
 int
-c2_ungate(struct proto_ctx *c, bool select)
+c2_sel_ungate(const struct proto_ctx *c, struct c2_sel *s, bool select)
 {
-	struct c2_st *st = c->st;
 	int r;
 
-	if (!c2_gated(c))
+	if (!s->gated)
 		return ERR_INVAL;
-	st->gated = false;
-	st->ungated = true;
+	s->gated = false;
+	s->ungated = true;
 	if (!select)
-		return c2_pin_begin(c);
-	log_msg(c->log, "%s: %s: the user picks a key first", __func__,
+		return ERR_OK;
+	log_msg(c->log, "%s: %s: the user picks a key first", "c2_ungate",
 	    xport_path(c->x));
-	if (st->info.versions & CTAP2_V_21)
-		ctap2_build_bare(CTAP2_SELECTION, st->msg, &st->msg_len);
-	else if ((r = c2_build_select20(st)) != ERR_OK)
+	if (s->info->versions & CTAP2_V_21)
+		ctap2_build_bare(CTAP2_SELECTION, s->io->msg, &s->io->msg_len);
+	else if ((r = c2_build_select20(s)) != ERR_OK)
 		return r;
-	st->phase = C2_PH_SELECT;
-	st->touch = false;
-	return c2_send(c);
+	return c2_send(c, s->io);
 }
 
 int
-c2_select_reply(struct proto_ctx *c, int r)
+c2_sel_reply(const struct proto_ctx *c, struct c2_sel *s, int r)
 {
-	struct c2_st *st = c->st;
-	bool v21 = (st->info.versions & CTAP2_V_21) != 0;
+	bool v21 = (s->info->versions & CTAP2_V_21) != 0;
 
 	if ((v21 && r != ERR_OK) ||
 	    (!v21 && r != ERR_PIN_INVALID && r != ERR_PIN_NOT_SET))
 		return r == ERR_OK ? ERR_PROTO : r;
-	log_msg(
-	    c->log, "%s: %s: picked by the user", __func__, xport_path(c->x));
-	st->chosen = true;
-	st->touch = false;
-	return c2_pending(c2_pin_begin(c));
+	log_msg(c->log, "%s: %s: picked by the user", "c2_select_reply",
+	    xport_path(c->x));
+	s->chosen = true;
+	return ERR_OK;
 }
