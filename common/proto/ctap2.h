@@ -100,8 +100,10 @@ const char *ctap2_status_name(uint8_t status);
 struct ctap2_ga {
 	const char *rp_id;
 	const uint8_t *cdh;
-	const struct cred *cred; /* the one allow-list entry; NULL: none
-				  * (the key's resident credentials) */
+	const struct cred *cred;        /* the one allow-list entry; NULL: list,
+					 * or none (the key's resident credentials) */
+	const struct cred *const *list; /* several entries (cred NULL) */
+	size_t nlist;
 	int up, uv;              /* -1 omit, 0 false, 1 true */
 	const uint8_t *pin_auth; /* pinUvAuthParam, or NULL */
 	size_t pin_auth_len;

@@ -58,29 +58,123 @@ c2_key_fits(
 	return ctap2_info_alg(in, cr->type) || cr->type == COSE_ES256;
 }
 
-int
-c2_probe_one(const struct proto_ctx *c, struct c2_io *io, const char *rp_id,
-    const struct cred *cr, int ms)
+/* Which of list[0..n) the reply body[0..len) names: a reply to a list
+ * of more than one names its credential (CTAP2 6.2.2). */
+static int
+c2_named(const uint8_t *body, size_t len, const struct cred *const *list,
+    size_t n, size_t *which)
+{
+	struct ctap2_ga_reply g;
+	size_t i;
+
+	if (ctap2_parse_ga(body, len, &g) != ERR_OK || g.cred_id == NULL)
+		return ERR_PROTO;
+	for (i = 0; i < n; i++) {
+		if (g.cred_id_len == list[i]->kh_len &&
+		    memcmp(g.cred_id, list[i]->kh, g.cred_id_len) == 0) {
+			*which = i;
+			return ERR_OK;
+		}
+	}
+	return ERR_MISMATCH; /* one we did not ask for */
+}
+
+/* One silent check (up=false, no verification) of list[0..n) under
+ * rp_id (n 0: any resident credential): ERR_OK with *which the entry
+ * the key named, ERR_WRONG_KH none, ERR_TOO_BIG when a list of more
+ * than one would pass limit bytes (nothing sent) or the key refused its
+ * length, or the error. */
+static int
+c2_probe_list(const struct proto_ctx *c, struct c2_io *io, const char *rp_id,
+    const struct cred *const *list, size_t n, size_t limit, int ms,
+    size_t *which)
 {
 	uint8_t cdh[PROTO_CDH_LEN];
 	struct ctap2_ga ga;
 	size_t len = 0, rlen = 0;
 	int r;
 
+	*which = 0;
 	if ((r = util_random(cdh, sizeof(cdh))) != ERR_OK)
 		return r;
 	memset(&ga, 0, sizeof(ga));
 	ga.rp_id = rp_id;
 	ga.cdh = cdh;
-	ga.cred = cr;
+	ga.list = list;
+	ga.nlist = n;
 	ga.up = 0;
 	ga.uv = -1;
-	if ((r = ctap2_build_ga(&ga, io->msg, &len)) != ERR_OK ||
-	    (r = c2_call(c, io->msg, len, io->rx, &rlen, ms)) != ERR_OK)
+	if ((r = ctap2_build_ga(&ga, io->msg, &len)) != ERR_OK)
 		return r;
-	r = c2_status(c, io->rx, rlen, "probe");
+	if (n > 1 && len > limit)
+		return ERR_TOO_BIG;
+	if ((r = c2_call(c, io->msg, len, io->rx, &rlen, ms)) != ERR_OK)
+		return r;
+	if ((r = c2_status(c, io->rx, rlen, "probe")) == ERR_OK && n > 1)
+		r = c2_named(io->rx + 1, rlen - 1, list, n, which);
 	util_wipe(io->rx, rlen);
 	return r;
+}
+
+int
+c2_probe_one(const struct proto_ctx *c, struct c2_io *io, const char *rp_id,
+    const struct cred *cr, int ms)
+{
+	size_t which;
+
+	return c2_probe_list(
+	    c, io, rp_id, &cr, cr != NULL ? 1 : 0, SIZE_MAX, ms, &which);
+}
+
+/* The longest batch from chk[0]: entries asked for under the same rp,
+ * at most max. */
+static size_t
+c2_batch_len(
+    const struct assert_req *req, const size_t *chk, size_t nchk, size_t max)
+{
+	const char *rp = c2_cred_rp(req, &req->allow[chk[0]]);
+	size_t n = 1;
+
+	while (n < nchk && n < max &&
+	    strcmp(c2_cred_rp(req, &req->allow[chk[n]]), rp) == 0)
+		n++;
+	return n;
+}
+
+/* The silent checks: the entries chk[0..nchk) in batches of up to the
+ * key's maxCredentialCountInList (halved while a list is too long for
+ * the key), until the key names one it holds: *found (SIZE_MAX: none).
+ * A key holding several of them names the one it picks. */
+static int
+c2_find_held(const struct proto_ctx *c, struct c2_cand *cs, const size_t *chk,
+    size_t nchk, int64_t deadline, size_t *found)
+{
+	const struct assert_req *req = cs->req;
+	const struct cred *list[CTAP2_LIST_MAX];
+	size_t max = ctap2_info_list_max(cs->info), i = 0, n, k, which;
+	size_t limit = cs->info->max_msg > 0 ? cs->info->max_msg : 1024;
+	int r;
+
+	*found = SIZE_MAX;
+	while (i < nchk) {
+		n = c2_batch_len(req, chk + i, nchk - i, max);
+		for (k = 0; k < n; k++)
+			list[k] = &req->allow[chk[i + k]];
+		r = c2_probe_list(c, cs->io, c2_cred_rp(req, list[0]), list, n,
+		    limit, util_cap_ms(C2_PROBE_MS, deadline), &which);
+		if (r == ERR_TOO_BIG && n > 1) {
+			max = n / 2;
+			continue;
+		}
+		if (r == ERR_OK) {
+			*found = chk[i + which];
+			return ERR_OK;
+		}
+		if (r != ERR_WRONG_KH)
+			return r;
+		i += n;
+	}
+	return ERR_OK;
 }
 
 /* The strictest of two credentials' options: resident credentials are
@@ -138,52 +232,78 @@ c2_rk_candidate(const struct proto_ctx *c, struct c2_cand *cs, struct c2_rk *rk,
 	return ERR_OK;
 }
 
-enum c2_kind { C2_SKIP, C2_FIT, C2_HELD, C2_HIDDEN, C2_RESIDENT };
+enum c2_kind { C2_SKIP, C2_HELD, C2_CHECK, C2_RESIDENT };
 
-/* What allow-list entry i is to this key: one it cannot meet (SKIP), a
- * resident one, one it holds (or any, without a probe: HELD), one a
- * silent probe does not find (FIT), or one the probe may have missed:
- * it needs user verification and the key knows credProtect, whose
- * level 3 shows a credential only after verification (HIDDEN). */
-static int
-c2_consider(const struct proto_ctx *c, struct c2_cand *cs, size_t i,
-    struct cred_opts *o, int64_t deadline, enum c2_kind *kind)
+/* What allow-list entry i is to this key, before any request: one it
+ * cannot meet (SKIP), a resident one, one to ask for (HELD: without
+ * silent checks), or one to check silently first (CHECK). */
+static enum c2_kind
+c2_classify(const struct proto_ctx *c, const struct c2_cand *cs, size_t i,
+    struct cred_opts *o)
 {
 	const struct assert_req *req = cs->req;
 	const struct cred *cr = &req->allow[i];
 	bool rk = (cr->flags & CRED_RESIDENT) != 0;
 	const char *why;
-	int r;
 
-	*kind = C2_SKIP;
 	proto_cred_opts(req, cr, o);
 	if (proto_cred_supported(cr, &why) != ERR_OK ||
 	    (!rk && cr->kh_len == 0) || !c2_key_fits(cs->info, cr, o)) {
 		log_msg(c->log, "%s: %s cannot meet what credential %zu asks",
 		    "c2_candidates", xport_path(c->x), i + 1);
-		return ERR_OK;
+		return C2_SKIP;
 	}
-	*kind = rk ? C2_RESIDENT : C2_HELD;
-	if (rk || !req->probe)
-		return ERR_OK;
-	r = c2_probe_one(c, cs->io, c2_cred_rp(req, cr), cr,
-	    util_cap_ms(C2_PROBE_MS, deadline));
-	if (r != ERR_WRONG_KH)
-		return r;
-	*kind = (o->uv == 1 || o->pin == 1) &&
-		(cs->info->exts & CTAP2_EXT_CRED_PROTECT)
-	    ? C2_HIDDEN
-	    : C2_FIT;
-	return ERR_OK;
+	if (rk)
+		return C2_RESIDENT;
+	return req->probe ? C2_CHECK : C2_HELD;
 }
 
+/* May a silent check have missed this entry? It needs user
+ * verification and the key knows credProtect, whose level 3 shows a
+ * credential only after verification. */
+static bool
+c2_maybe_hidden(const struct c2_cand *cs, const struct cred_opts *o)
+{
+	return (o->uv == 1 || o->pin == 1) &&
+	    (cs->info->exts & CTAP2_EXT_CRED_PROTECT);
+}
+
+/* Sort the entries: the resident ones into rk (their options joined
+ * into *rko), those to ask for as candidates, those to check into
+ * chk[0..*nchk); o[i] the options of entry i. The number the key can
+ * meet. */
+static size_t
+c2_sort(const struct proto_ctx *c, struct c2_cand *cs, struct c2_rk *rk,
+    struct cred_opts *o, struct cred_opts *rko, size_t *chk, size_t *nchk)
+{
+	size_t i, fit = 0;
+	enum c2_kind kind;
+
+	*nchk = 0;
+	for (i = 0; i < cs->req->nallow; i++) {
+		kind = c2_classify(c, cs, i, &o[i]);
+		fit += kind != C2_SKIP;
+		if (kind == C2_RESIDENT) {
+			c2_opts_join(rko, &o[i]);
+			c2_rk_add(rk, i);
+		} else if (kind == C2_HELD) {
+			c2_add_cand(cs, i, &o[i]);
+		} else if (kind == C2_CHECK) {
+			chk[(*nchk)++] = i;
+		}
+	}
+	return fit;
+}
+
+/* Which entries to ask for: the one the silent checks found (or, with
+ * none, all in turn), then the resident ones together; only when the
+ * key shows none, those a check may have missed, asked in turn. */
 int
 c2_cand_build(const struct proto_ctx *c, struct c2_cand *cs, struct c2_rk *rk,
     const struct assert_req *req, int64_t deadline)
 {
-	struct cred_opts o, rko = {0, -1, -1}, *hopts = NULL;
-	enum c2_kind kind;
-	size_t i, fit = 0, held, nhid = 0, *hid = NULL;
+	struct cred_opts rko = {0, -1, -1}, *o = NULL;
+	size_t i, fit, held, found = SIZE_MAX, nhid = 0, nchk, *chk = NULL;
 	int r = ERR_NOMEM;
 
 	cs->req = req;
@@ -191,29 +311,27 @@ c2_cand_build(const struct proto_ctx *c, struct c2_cand *cs, struct c2_rk *rk,
 	if ((cs->idx = calloc(req->nallow, sizeof(size_t))) == NULL ||
 	    (cs->opts = calloc(req->nallow, sizeof(*cs->opts))) == NULL ||
 	    c2_rk_new(rk, req->nallow) != ERR_OK ||
-	    (hid = calloc(req->nallow, sizeof(size_t))) == NULL ||
-	    (hopts = calloc(req->nallow, sizeof(*hopts))) == NULL)
+	    (chk = calloc(req->nallow, sizeof(size_t))) == NULL ||
+	    (o = calloc(req->nallow, sizeof(*o))) == NULL)
 		goto out;
-	for (i = 0; i < req->nallow; i++) {
-		if ((r = c2_consider(c, cs, i, &o, deadline, &kind)) != ERR_OK)
-			goto out;
-		fit += kind != C2_SKIP;
-		if (kind == C2_RESIDENT) {
-			c2_opts_join(&rko, &o);
-			c2_rk_add(rk, i);
-		} else if (kind == C2_HELD) {
-			c2_add_cand(cs, i, &o);
-		} else if (kind == C2_HIDDEN) {
-			hopts[nhid] = o;
-			hid[nhid++] = i;
+	fit = c2_sort(c, cs, rk, o, &rko, chk, &nchk);
+	if ((r = c2_find_held(c, cs, chk, nchk, deadline, &found)) != ERR_OK)
+		goto out;
+	if (found != SIZE_MAX)
+		c2_add_cand(cs, found, &o[found]);
+	held = cs->n;
+	/* with one found, it is the one asked: the resident ones are not
+	 * reached, so not looked for */
+	if ((held == 0 || !req->probe) &&
+	    (r = c2_rk_candidate(c, cs, rk, &rko, deadline)) != ERR_OK)
+		goto out;
+	for (i = 0; held == 0 && i < nchk; i++) {
+		if (c2_maybe_hidden(cs, &o[chk[i]])) {
+			c2_add_cand(cs, chk[i], &o[chk[i]]);
+			nhid++;
 		}
 	}
-	held = cs->n;
-	if ((r = c2_rk_candidate(c, cs, rk, &rko, deadline)) != ERR_OK)
-		goto out;
-	for (i = 0; held == 0 && i < nhid; i++)
-		c2_add_cand(cs, hid[i], &hopts[i]);
-	if (held == 0 && nhid > 0)
+	if (nhid > 0)
 		cs->walk = true;
 	log_msg(c->log,
 	    "%s: %s holds %zu of %zu credentials (%zu resident ones asked "
@@ -222,8 +340,8 @@ c2_cand_build(const struct proto_ctx *c, struct c2_cand *cs, struct c2_rk *rk,
 	    c2_rk_count(rk), nhid);
 	r = cs->n > 0 ? ERR_OK : fit > 0 ? ERR_WRONG_KH : ERR_UNSUPPORTED;
 out:
-	free(hid);
-	free(hopts);
+	free(chk);
+	free(o);
 	return r;
 }
 
