@@ -1,4 +1,4 @@
-/* proto/ctap2_msg.c and ctap2_info.c: requests byte for byte as an
+/* proto/ctap2/msg.c and info.c: requests byte for byte as an
  * independent client writes them (python3-fido2 0.9.1: fido2.cbor.encode
  * of fido2.ctap2.base.args(...), the way its Ctap2 class builds each
  * command; outputs recorded below), replies parsed strictly, and every
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "proto/ctap2.h"
+#include "proto/ctap2/ctap2.h"
 #include "test.h"
 
 static uint8_t cdh[32], kh[16];

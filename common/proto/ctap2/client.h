@@ -1,22 +1,22 @@
-/* The CTAP2 client's insides: its state, cut into parts that each
- * belong to one file, and the hooks by which the one phase driver
- * (ctap2_op.c) runs an operation (ctap2_ga.c: assert, ctap2_reg.c:
- * register). Calls go one way, down this list; no file calls a file
- * above it:
+/* The CTAP2 client's insides (common/proto/ctap2/): its state, cut
+ * into parts that each belong to one file, and the hooks by which the
+ * one phase driver (driver.c) runs an operation (assert.c, register.c).
+ * Calls go one way, down this list; no file calls a file above it:
  *
- *   ctap2_op.c    the driver: proto_ctap2, begin/step, the phases
- *   ctap2_ga.c    the assert hooks       ctap2_reg.c  the register hooks
- *   ctap2_cand.c  candidates and allow list (silent checks, batched)
- *   ctap2_rk.c    the resident-credential walk
- *   ctap2_sel.c   the selection (the PIN gate, the user's pick)
- *   ctap2_pin.c   the PIN session (a PIN/UV auth token)
- *   ctap2_io.c    the exchange: the request in flight and its reply
+ *   driver.c      the driver: proto_ctap2, begin/step, the phases
+ *   assert.c      the assert hooks     register.c  the register hooks
+ *   candidates.c  candidates and allow list (silent checks, batched)
+ *   resident.c    the resident-credential walk
+ *   select.c      the selection (the PIN gate, the user's pick)
+ *   pin.c         the PIN session (a PIN/UV auth token)
+ *   exchange.c    the exchange: the request in flight and its reply
+ *   info.c, msg.c GetInfo, status codes, requests and replies (ctap2.h)
  *
  * A part's fields are read and written only by its own file; the others
  * go through its functions. The wiring (pointers to the exchange and to
  * GetInfo) is set once by the driver when the state is made. */
-#ifndef PU_CTAP2_ST_H
-#define PU_CTAP2_ST_H
+#ifndef PU_CTAP2_CLIENT_H
+#define PU_CTAP2_CLIENT_H
 
 #include "base/err.h"
 #include "ctap2.h"
@@ -62,7 +62,7 @@ c2_how_token(enum c2_how how)
 	return how == C2_HOW_PIN || how == C2_HOW_UV_TOKEN;
 }
 
-/* ---- ctap2_io.c: the exchange ---- */
+/* ---- exchange.c: the exchange ---- */
 struct c2_io {
 	uint8_t *msg; /* the request in flight (CTAP2_MSG_MAX) */
 	size_t msg_len;
@@ -103,7 +103,7 @@ void c2_io_cancel(const struct proto_ctx *c, struct c2_io *io);
  * resend, or the transport's own), INT64_MAX: only on input. */
 int64_t c2_io_wake_at(const struct proto_ctx *c, const struct c2_io *io);
 
-/* ---- ctap2_pin.c: the PIN session ---- */
+/* ---- pin.c: the PIN session ---- */
 enum c2_pin_phase { C2_PIN_RETRIES, C2_PIN_KA, C2_PIN_TOKEN };
 struct c2_pin {
 	struct c2_io *io;              /* wiring */
@@ -147,7 +147,7 @@ void c2_pin_failed(const struct proto_ctx *c, struct c2_pin *p, int err);
 int c2_pin_auth(const struct c2_pin *p, const uint8_t cdh[PROTO_CDH_LEN],
     uint8_t out[PIN_AUTH_MAX], size_t *out_len, int *proto);
 
-/* ---- ctap2_sel.c: the selection ---- */
+/* ---- select.c: the selection ---- */
 struct c2_sel {
 	struct c2_io *io;              /* wiring */
 	const struct ctap2_info *info; /* wiring */
@@ -176,7 +176,7 @@ int c2_sel_ungate(const struct proto_ctx *c, struct c2_sel *s, bool select);
  * caller asks for the PIN next), or the error. */
 int c2_sel_reply(const struct proto_ctx *c, struct c2_sel *s, int r);
 
-/* ---- ctap2_rk.c: the resident-credential walk ---- */
+/* ---- resident.c: the resident-credential walk ---- */
 /* The allow-list entries "*" that the key can meet, asked for together
  * (one candidate, C2_RK) with an empty allow list; numberOfCredentials
  * and the replies read so far. */
@@ -212,7 +212,7 @@ int c2_rk_match(const struct proto_ctx *c, const struct c2_rk *rk,
     const struct cred *allow, const struct c2_signed *sg, size_t *index,
     uint8_t *flags, uint32_t *counter);
 
-/* ---- ctap2_cand.c: candidates and the allow list ---- */
+/* ---- candidates.c: candidates and the allow list ---- */
 struct c2_cand {
 	struct c2_io *io;              /* wiring */
 	const struct ctap2_info *info; /* wiring */
@@ -248,14 +248,14 @@ bool c2_cand_advance(struct c2_cand *cs);
 int c2_probe_one(const struct proto_ctx *c, struct c2_io *io, const char *rp_id,
     const struct cred *cr, int ms);
 
-/* ---- ctap2_reg.c: the registration ---- */
+/* ---- register.c: the registration ---- */
 struct c2_reg {
 	const struct reg_req *req;
 	enum c2_how how; /* what the request asks, or the PIN once the key
 			  * wants it */
 };
 
-/* ---- the operations' hooks, run by the driver (ctap2_op.c) ---- */
+/* ---- the operations' hooks, run by the driver (driver.c) ---- */
 struct c2_st;
 /* A pinUvAuthParam for the request, or none (auth == NULL). */
 struct c2_auth {
@@ -284,7 +284,7 @@ struct c2_ops {
 	int (*refused)(const struct proto_ctx *c, struct c2_st *st, int r);
 };
 
-/* ctap2_ga.c, ctap2_reg.c: the hooks, and what each checks before the
+/* assert.c, register.c: the hooks, and what each checks before the
  * driver starts (ERR_OK: go; the operation's own state set up). */
 extern const struct c2_ops c2_assert_ops;
 extern const struct c2_ops c2_reg_ops;

@@ -1,11 +1,14 @@
 /* CTAP2 requests (command byte | canonical CBOR) and strict reply
- * parsers. Every map is written with its keys in canonical order. */
+ * parsers. Every map is written with its keys in canonical order. Its
+ * own file because the bytes on the wire are tested on their own
+ * (tests/test_ctap2msg.c, fuzz/fuzz_ctap2.c), apart from the client's
+ * state. */
 #include "config.h"
 
 #include <string.h>
 
 #include "base/err.h"
-#include "cose.h"
+#include "proto/cose.h"
 #include "ctap2.h"
 
 static int

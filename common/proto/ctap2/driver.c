@@ -1,8 +1,8 @@
 /* The CTAP2 protocol behind struct proto, and its one phase driver:
  * GetInfo to detect (once per device); then an operation (the hooks of
- * ctap2_ga.c: assert, ctap2_reg.c: register) is asked for, with a
- * PIN/UV auth token first where one is needed (ctap2_pin.c), stopping at
- * the PIN gate or having the user pick the key (ctap2_sel.c). Each reply
+ * assert.c: assert, register.c: register) is asked for, with a
+ * PIN/UV auth token first where one is needed (pin.c), stopping at
+ * the PIN gate or having the user pick the key (select.c). Each reply
  * goes to the part its phase names; a hook answers C2_AGAIN to have the
  * request asked again, and the driver alone decides how. The driver
  * calls down into the parts; no part calls it back. A request is sent
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "ctap2_st.h"
+#include "client.h"
 
 static int
 c2_state_new(void **out)
@@ -90,7 +90,7 @@ c2_detect(struct proto_ctx *c, int ms)
 	return ERR_OK;
 }
 
-/* proto.probe: one silent check (ctap2_cand.c). */
+/* proto.probe: one silent check (candidates.c). */
 static int
 c2_probe(struct proto_ctx *c, const char *rp_id, const struct cred *cr, int ms)
 {

@@ -1,20 +1,20 @@
 /* CTAP2 MakeCredential: a new credential, verified (authData parsed
  * strictly, rpIdHash, flags, the attestation statement) before it is
- * returned. The hooks by which the driver (ctap2_op.c) runs it: how the
+ * returned. The hooks by which the driver (driver.c) runs it: how the
  * user is verified, the request, its reply; the registration's own state
  * (struct c2_reg) is this file's. Its own file because it is what a
- * registration adds to the common phases, as ctap2_ga.c is for an
+ * registration adds to the common phases, as assert.c is for an
  * assertion. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "attest.h"
-#include "authdata.h"
+#include "proto/attest.h"
+#include "proto/authdata.h"
 #include "base/err.h"
 #include "crypto/crypto.h"
-#include "ctap2_st.h"
+#include "client.h"
 
 static int
 c2_send_mc(

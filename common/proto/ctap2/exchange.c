@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctap2_st.h"
+#include "client.h"
 
 int
 c2_io_new(struct c2_io *io)

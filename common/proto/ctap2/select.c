@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "ctap2_st.h"
+#include "client.h"
 
 void
 c2_sel_init(struct c2_sel *s, struct c2_io *io, const struct ctap2_info *info)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctap2_st.h"
+#include "client.h"
 
 int
 c2_rk_new(struct c2_rk *rk, size_t cap)

@@ -15,7 +15,7 @@
 #include "base/err.h"
 #include "base/printable.h"
 #include "crypto/crypto.h"
-#include "ctap2_st.h"
+#include "client.h"
 
 #define C2_PIN_MIN 4     /* code points; we count bytes, the key counts too */
 #define C2_LABEL_MAX 200 /* the key's name in the prompt (xport_label) */

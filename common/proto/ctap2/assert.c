@@ -1,12 +1,12 @@
-/* CTAP2 assertions: the hooks by which the driver (ctap2_op.c) runs a
- * GetAssertion over the candidates (ctap2_cand.c) with the options
+/* CTAP2 assertions: the hooks by which the driver (driver.c) runs a
+ * GetAssertion over the candidates (candidates.c) with the options
  * pam-u2f derives for each: how the user is verified for one, the
  * request itself, and each reply checked (signature, flags, the UV bit
  * after verification; the resident walk's replies matched by
- * ctap2_rk.c). "Not mine", a key that wants verification we did not
+ * resident.c). "Not mine", a key that wants verification we did not
  * send, and built-in UV refused are answered with C2_AGAIN: the driver
  * asks again. Its own file because it is what an assertion adds to the
- * common phases, as ctap2_reg.c is for a registration. */
+ * common phases, as register.c is for a registration. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 #include "base/err.h"
 #include "crypto/crypto.h"
-#include "ctap2_st.h"
+#include "client.h"
 
 /* How the user is verified for a credential with options o. */
 static enum c2_how

@@ -1,4 +1,8 @@
-/* CTAP2 GetInfo and status codes. */
+/* CTAP2 GetInfo and status codes: the GetInfo reply parsed into struct
+ * ctap2_info (versions, options, PIN protocols, algorithms,
+ * maxCredentialCountInList) and every status byte mapped to our error
+ * set. Its own file because it is what the client knows about a key,
+ * apart from the messages (msg.c) and from what is done with it. */
 #include "config.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
 /* CTAP2 insides shared by the CTAP2 protocol's files: GetInfo, the
- * status codes, request builders and reply parsers (ctap2_msg.c). The
- * protocol itself (proto_ctap2) is in ctap2_op.c. */
+ * status codes, request builders and reply parsers (msg.c). The
+ * protocol itself (proto_ctap2) is in driver.c. */
 #ifndef PU_CTAP2_H
 #define PU_CTAP2_H
 
@@ -11,7 +11,7 @@
 #include "base/cbor.h"
 #include "base/util.h"
 #include "crypto/pinproto.h"
-#include "proto.h"
+#include "proto/proto.h"
 
 #define CTAP2_MSG_MAX 7609 /* a whole CTAPHID message */
 

@@ -2,7 +2,7 @@
  * is to be asked for, with the options pam-u2f derives for each. Entries
  * it cannot meet are left out; with req->probe, silent checks (up=false,
  * no verification) find those it holds; the resident entries "*" are
- * asked for together (the walk of ctap2_rk.c). Its own file because the
+ * asked for together (the walk of resident.c). Its own file because the
  * candidates and the cursor over them are state that only the choice
  * and the walk over them should touch; the silent checks live here as
  * they are how the choice is made. */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctap2_st.h"
+#include "client.h"
 
 void
 c2_cand_init(
