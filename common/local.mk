@@ -3,7 +3,8 @@
 #
 #   auth       one touch across devices; manual mode
 #   device     a device = transport + protocol; opening many in threads
-#   proto      authenticator protocols (U2F) behind one interface
+#   proto      authenticator protocols behind one interface: U2F (u2f/)
+#              and CTAP2 (ctap2/)
 #   transport  moving messages: CTAPHID, hidraw, unix:, libu2f-host,
 #              PC/SC (ISO 7816 APDUs)
 #   crypto     the only OpenSSL user          (a leaf over base)
@@ -118,18 +119,22 @@ else
 common_transport_libtransport_la_SOURCES += common/transport/pcsc_none.c
 endif
 
+# proto/: the interface and the one assertion check (proto.c) with the
+# WebAuthn data formats both protocols, manual mode and the tools read
+# (cose, authdata, attest); u2f/ and ctap2/ are the two protocols.
 common_proto_libproto_la_SOURCES = \
 	common/proto/proto.c common/proto/proto.h \
-	common/proto/u2f.c common/proto/u2f.h \
-	common/proto/u2f_op.c \
 	common/proto/cose.c common/proto/cose.h \
 	common/proto/authdata.c common/proto/authdata.h \
 	common/proto/attest.c common/proto/attest.h \
-	common/proto/ctap2.h common/proto/ctap2_st.h \
-	common/proto/ctap2_info.c common/proto/ctap2_msg.c \
-	common/proto/ctap2_op.c common/proto/ctap2_pin.c \
-	common/proto/ctap2_reg.c common/proto/ctap2_ga.c \
-	common/proto/ctap2_sel.c
+	common/proto/u2f/u2f.h common/proto/u2f/msg.c \
+	common/proto/u2f/protocol.c \
+	common/proto/ctap2/ctap2.h common/proto/ctap2/client.h \
+	common/proto/ctap2/info.c common/proto/ctap2/msg.c \
+	common/proto/ctap2/driver.c common/proto/ctap2/exchange.c \
+	common/proto/ctap2/pin.c common/proto/ctap2/select.c \
+	common/proto/ctap2/candidates.c common/proto/ctap2/resident.c \
+	common/proto/ctap2/register.c common/proto/ctap2/assert.c
 
 common_device_libdevice_la_SOURCES = \
 	common/device/dev.c common/device/dev.h \

@@ -10,7 +10,7 @@
 #include "base/cbor.h"
 #include "base/err.h"
 #include "fuzz.h"
-#include "proto/ctap2.h"
+#include "proto/ctap2/ctap2.h"
 
 struct input {
 	const uint8_t *data;

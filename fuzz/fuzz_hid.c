@@ -27,7 +27,7 @@
 #include "base/err.h"
 #include "device/dev.h"
 #include "fuzz.h"
-#include "proto/u2f.h"
+#include "proto/u2f/u2f.h"
 #include "transport/ctaphid.h"
 #include "transport/hid.h"
 

@@ -7,7 +7,7 @@
 
 #include "base/err.h"
 #include "fuzz.h"
-#include "proto/u2f.h"
+#include "proto/u2f/u2f.h"
 
 struct input {
 	const uint8_t *data;

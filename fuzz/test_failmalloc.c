@@ -25,7 +25,7 @@
 #include "fuzz.h"
 #include "manualkat.h"
 #include "mapping/sshkey.h"
-#include "proto/u2f.h"
+#include "proto/u2f/u2f.h"
 #include "base/util.h"
 #include "test.h"
 

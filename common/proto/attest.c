@@ -1,5 +1,8 @@
 /* Attestation statements (WebAuthn 8.2 packed, 8.6 fido-u2f, 8.7 none):
- * is the statement internally valid? No trust anchors (attest.h). */
+ * is the statement internally valid? No trust anchors (attest.h). A
+ * WebAuthn data format, not a CTAP2 exchange, so it sits in proto/
+ * beside authdata.c and cose.c (the software token's host checks use it
+ * too); ctap2/register.c is its caller. */
 #include "config.h"
 
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* What every protocol shares: the one assertion check, what a credential
- * needs, and freeing results. */
+ * needs, and freeing results. Its own file, above u2f/ and ctap2/,
+ * because manual mode and both protocols call the same check. */
 #include "config.h"
 
 #include <stdlib.h>

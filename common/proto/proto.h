@@ -1,13 +1,18 @@
 /* Authenticator protocols behind one interface: detect, make a credential,
- * assert over an allow list, cancel. U2F today (u2f_op.c); CTAP2 slots in
- * beside it. The request and result types already carry what CTAP2 needs
- * (resident keys, user verification, a PIN/UV token, the user entity, an
- * exclude list; results with the credential id, the user handle and
- * authData), and U2F fills its results in the same authData | cdh shape,
- * so that one check (proto_check_assertion) serves every protocol and
- * manual mode. Operations are split (begin, then step) so that a caller
- * can wait on many devices in one poll(2): a step never blocks; it does
- * what is due and reads what has arrived. */
+ * assert over an allow list, cancel. Two protocols: U2F (CTAP1,
+ * u2f/protocol.c: proto_u2f) and CTAP2 (ctap2/driver.c: proto_ctap2,
+ * with PINs, built-in UV and resident credentials). The request and
+ * result types carry what CTAP2 needs (resident keys, user verification,
+ * a PIN/UV token, the user entity, an exclude list; results with the
+ * credential id, the user handle and authData), and U2F fills its
+ * results in the same authData | cdh shape, so that one check
+ * (proto_check_assertion) serves every protocol and manual mode. This
+ * folder holds that interface and check (proto.c) and the WebAuthn data
+ * formats that both protocols, manual mode and the tools read (cose,
+ * authdata, attest); u2f/ and ctap2/ hold one protocol each. Operations are
+ * split (begin, then step) so that a caller can wait on many devices in one
+ * poll(2): a step never blocks; it does what is due and reads what has arrived.
+ */
 #ifndef PU_PROTO_H
 #define PU_PROTO_H
 

@@ -1,6 +1,6 @@
 /* The libu2f-host transport backend (./configure --with-libu2f-host):
  * devices found and driven by libu2f-host, one U2F message at a time,
- * under the same U2F protocol code (proto/u2f_op.c) as the native one.
+ * under the same U2F protocol code (proto/u2f/protocol.c) as the native one.
  * The library is reached through struct xport_u2fh_lib so that tests can
  * put canned devices in its place; production uses xport_u2fh_libu2fhost. */
 #ifndef PU_DEV_U2FH_H

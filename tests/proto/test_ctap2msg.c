@@ -1,4 +1,4 @@
-/* proto/ctap2_msg.c and ctap2_info.c: requests byte for byte as an
+/* proto/ctap2/msg.c and info.c: requests byte for byte as an
  * independent client writes them (python3-fido2 0.9.1: fido2.cbor.encode
  * of fido2.ctap2.base.args(...), the way its Ctap2 class builds each
  * command; outputs recorded below), replies parsed strictly, and every
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "proto/ctap2.h"
+#include "proto/ctap2/ctap2.h"
 #include "test.h"
 
 static uint8_t cdh[32], kh[16];
@@ -63,6 +63,40 @@ test_ga_probe_as_python_fido2(void)
 	    "02a4016b6578616d706c652e6f7267025820000102030405060708090a0b0c0d"
 	    "0e0f101112131415161718191a1b1c1d1e1f0381a262696450aaaaaaaaaaaaaa"
 	    "aaaaaaaaaaaaaaaaaa64747970656a7075626c69632d6b657905a1627570f4");
+}
+
+/* args("example.org", cdh, [{"id": kh, ...}, {"id": kh2, ...}], None,
+ * {"up": False}, None, None): a silent check of two credentials at once
+ * (a batch of the allow list). */
+static void
+test_ga_list(void)
+{
+	uint8_t buf[CTAP2_MSG_MAX], kh2[16];
+	const struct cred *list[2];
+	struct cred cr2;
+	struct ctap2_ga ga;
+	size_t len;
+
+	setup();
+	memset(kh2, 0xbb, sizeof(kh2));
+	cr2 = cr;
+	cr2.kh = kh2;
+	list[0] = &cr;
+	list[1] = &cr2;
+	memset(&ga, 0, sizeof(ga));
+	ga.rp_id = "example.org";
+	ga.cdh = cdh;
+	ga.list = list;
+	ga.nlist = 2;
+	ga.up = 0;
+	ga.uv = -1;
+	T_EQ_ERR(ctap2_build_ga(&ga, buf, &len), ERR_OK);
+	expect_bytes(buf, len,
+	    "02a4016b6578616d706c652e6f7267025820000102030405060708090a0b0c0d"
+	    "0e0f101112131415161718191a1b1c1d1e1f0382a262696450aaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaa64747970656a7075626c69632d6b6579a262696450bbbb"
+	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbb64747970656a7075626c69632d6b657905a1"
+	    "627570f4");
 }
 
 /* args("pam://host", cdh, [...], None, None, b"\x11" * 16, 1) */
@@ -358,7 +392,7 @@ test_status_codes(void)
 	T_TRUE(ctap2_status_name(0xf0) == NULL);
 }
 
-TEST_MAIN(TEST(test_ga_probe_as_python_fido2),
+TEST_MAIN(TEST(test_ga_probe_as_python_fido2), TEST(test_ga_list),
     TEST(test_ga_pin_as_python_fido2), TEST(test_mc_as_python_fido2),
     TEST(test_client_pin_as_python_fido2), TEST(test_get_info),
     TEST(test_replies), TEST(test_resident_as_python_fido2),

@@ -15,7 +15,7 @@
  *    only after it was sent again, so two "not mine" replies come for
  *    the first allow-list entry; the late one is dropped, not read as
  *    the second entry's answer, and the second entry signs
- *    (common/proto/u2f_op.c). */
+ *    (common/proto/u2f/protocol.c). */
 #include "config.h"
 
 #include <stdint.h>
@@ -25,7 +25,7 @@
 #include "base/err.h"
 #include "device/dev.h"
 #include "fakehid.h"
-#include "proto/ctap2.h"
+#include "proto/ctap2/ctap2.h"
 #include "softtoken/token.h"
 #include "test.h"
 #include "transport/ctaphid.h"
@@ -36,7 +36,7 @@
 #define PIN "4711"
 #define READ_MS 10
 #define OP_MS 10000
-#define STALL_MS 2000 /* C2_STALL_MS in common/proto/ctap2_st.h */
+#define STALL_MS 2000 /* C2_STALL_MS in common/proto/ctap2/client.h */
 #define NSEEN 64
 
 /* One CBOR request the device received. */

@@ -13,7 +13,7 @@
 
 #include "crypto/crypto.h"
 #include "base/err.h"
-#include "proto/u2f.h"
+#include "proto/u2f/u2f.h"
 #include "test.h"
 #include "u2ffix.h"
 

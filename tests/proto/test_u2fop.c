@@ -1,4 +1,4 @@
-/* Unit tests for the U2F protocol (common/proto/u2f_op.c) through the
+/* Unit tests for the U2F protocol (common/proto/u2f/protocol.c) through the
  * device layer: VERSION (detect), REGISTER and AUTHENTICATE over an allow
  * list, run through the real CTAPHID framing against a small scripted
  * device behind the hid_io seam that answers INIT and replies to each MSG
@@ -19,7 +19,7 @@
 
 #include "base/err.h"
 #include "device/dev.h"
-#include "proto/u2f.h"
+#include "proto/u2f/u2f.h"
 #include "test.h"
 #include "transport/ctaphid.h"
 #include "transport/hid.h"

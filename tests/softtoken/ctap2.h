@@ -26,6 +26,7 @@ enum {
 	ST_CBOR_UNEXPECTED_TYPE = 0x11,
 	ST_INVALID_CBOR = 0x12,
 	ST_MISSING_PARAMETER = 0x14,
+	ST_LIMIT_EXCEEDED = 0x15,
 	ST_UNSUPPORTED_ALGORITHM = 0x26,
 	ST_OPERATION_DENIED = 0x27,
 	ST_KEY_STORE_FULL = 0x28,
@@ -108,6 +109,7 @@ struct ctap2 {
 	enum token_uv uv;
 	int always_uv;
 	enum token_attest attest;
+	unsigned max_list; /* maxCredentialCountInList; 0: none, no limit */
 	/* kept in the state file */
 	int pin_set;
 	uint8_t pin_hash[16]; /* LEFT(SHA-256(PIN), 16) */

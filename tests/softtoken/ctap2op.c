@@ -145,6 +145,9 @@ ctap2_op_find(const struct token *t, const struct ctap2_req *q, unsigned key,
 	ctap2_req_rd(q, key, &r);
 	if (cbor_get_array(&r, &cnt) != ERR_OK)
 		return ST_CBOR_UNEXPECTED_TYPE;
+	/* an allowList (GetAssertion's key 3) longer than we said */
+	if (key == 3 && t->c2->max_list > 0 && cnt > t->c2->max_list)
+		return ST_LIMIT_EXCEEDED;
 	for (i = 0; i < cnt; i++) {
 		if (cbor_get_map(&r, &m) != ERR_OK)
 			return ST_CBOR_UNEXPECTED_TYPE;

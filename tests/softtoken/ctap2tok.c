@@ -59,6 +59,9 @@ ctap2_new(struct ctap2 **out, const struct token_config *cfg)
 	c->uv = cfg->uv;
 	c->always_uv = cfg->always_uv;
 	c->attest = cfg->attest;
+	c->max_list = cfg->max_list > 0       ? (unsigned)cfg->max_list
+	    : c->version >= TOKEN_CTAP2_21PRE ? 8u
+					      : 0u;
 	c->pin_retries = cfg->pin_retries < 0 ? CTAP2_PIN_RETRIES_MAX
 					      : (unsigned)cfg->pin_retries;
 	c->uv_retries = CTAP2_UV_RETRIES_MAX;
@@ -216,7 +219,9 @@ get_info(const struct ctap2 *c, struct cbor_wr *w)
 	int pre = c->version >= TOKEN_CTAP2_21PRE;
 	int v21 = c->version == TOKEN_CTAP2_21;
 
-	cbor_put_map(w, 6u + (pre ? 2u : 0u) + (v21 ? 3u : 0u));
+	cbor_put_map(w,
+	    6u + (c->max_list > 0 ? 1u : 0u) + (pre ? 1u : 0u) +
+		(v21 ? 3u : 0u));
 	cbor_put_uint(w, 1);
 	put_versions(c, w);
 	cbor_put_uint(w, 2); /* extensions */
@@ -235,9 +240,11 @@ get_info(const struct ctap2 *c, struct cbor_wr *w)
 	} else
 		cbor_put_array(w, 1);
 	cbor_put_uint(w, 1);
-	if (pre) {
+	if (c->max_list > 0) {
 		cbor_put_uint(w, 7); /* maxCredentialCountInList */
-		cbor_put_uint(w, 8);
+		cbor_put_uint(w, c->max_list);
+	}
+	if (pre) {
 		cbor_put_uint(w, 8); /* maxCredentialIdLength */
 		cbor_put_uint(w, CTAP2_CRED_MAX);
 	}

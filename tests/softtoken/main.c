@@ -57,6 +57,7 @@ usage(FILE *f)
 	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
 	    "    [--attest packed|self|fido-u2f|none] [--rk-slots N]\n"
+	    "    [--max-list N]\n"
 	    "faults:");
 	for (; *names != NULL; names++)
 		fprintf(f, " %s", *names);
@@ -131,6 +132,22 @@ parse_enum(const char *s, const char *const *names, int *v)
 	return ERR_INVAL;
 }
 
+/* A count 1..max. */
+static int
+parse_count(const char *arg, long max, int *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno != 0 || *arg < '0' || *arg > '9' || *end != '\0' || n < 1 ||
+	    n > max)
+		return ERR_INVAL;
+	*out = (int)n;
+	return ERR_OK;
+}
+
 /* The CTAP2 options. */
 static int
 parse_ctap2(int c, const char *arg, struct token_config *tc)
@@ -177,13 +194,9 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 		tc->attest = (enum token_attest)v;
 		return r;
 	case 'K':
-		errno = 0;
-		n = strtol(arg, &end, 10);
-		if (errno != 0 || *arg < '0' || *arg > '9' || *end != '\0' ||
-		    n < 1 || n > 256)
-			return ERR_INVAL;
-		tc->rk_slots = (int)n;
-		return ERR_OK;
+		return parse_count(arg, 256, &tc->rk_slots);
+	case 'L':
+		return parse_count(arg, 64, &tc->max_list);
 	default:
 		return ERR_INVAL;
 	}
@@ -251,7 +264,8 @@ check_ctap2(const struct token_config *tc, int u2f_seen)
 	if (tc->ctap2 == TOKEN_CTAP2_OFF &&
 	    (tc->u2f_off || tc->pin != NULL || tc->uv != TOKEN_UV_NONE ||
 		tc->always_uv || tc->pin_retries >= 0 ||
-		tc->attest != TOKEN_ATTEST_PACKED || tc->rk_slots > 0))
+		tc->attest != TOKEN_ATTEST_PACKED || tc->rk_slots > 0 ||
+		tc->max_list > 0))
 		why = "the CTAP2 options need --ctap2 2.0, 2.1-pre or 2.1";
 	else if (tc->always_uv && u2f_seen && !tc->u2f_off)
 		why = "--always-uv means U2F is off: drop --u2f on";
@@ -289,6 +303,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"pin-retries", required_argument, NULL, 'r'},
 	    {"attest", required_argument, NULL, 'T'},
 	    {"rk-slots", required_argument, NULL, 'K'},
+	    {"max-list", required_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c, idx, u2f_seen;
 

@@ -104,6 +104,10 @@ struct token_config {
 	int always_uv;    /* --always-uv */
 	int pin_retries;  /* --pin-retries start value; < 0: 8 */
 	int rk_slots;     /* --rk-slots: resident credentials; 0: 25 */
+	/* --max-list: maxCredentialCountInList, reported in GetInfo and
+	 * enforced (a longer allowList: LIMIT_EXCEEDED); 0: the
+	 * default, 8 from 2.1-pre on, not reported (no limit) by 2.0 */
+	int max_list;
 	enum token_attest attest;
 };
 

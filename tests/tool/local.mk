@@ -4,7 +4,7 @@ TOOL_TESTS = tests/tool/enroll.sh tests/tool/mapfile.sh tests/tool/race.sh \
 	tests/tool/module.sh tests/tool/conf.sh tests/tool/manlint.sh \
 	tests/tool/ctap2.sh tests/tool/backup.sh tests/tool/multikey.sh \
 	tests/tool/resident.sh tests/tool/authcmd.sh tests/tool/ldap.sh \
-	tests/tool/nfc.sh
+	tests/tool/nfc.sh tests/tool/silent.sh
 TESTS += $(TOOL_TESTS)
 # The longest-running, started first by tests/run.sh (longest first).
 SLOW_TESTS += tests/tool/nfc.sh tests/tool/multikey.sh \

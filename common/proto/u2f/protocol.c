@@ -8,7 +8,8 @@
  * different request goes out (the next allow-list entry, `nodetect`) the
  * replies still owed to the copies sent are read and dropped (up to
  * U2F_STALL_MS): a late "not mine" for one entry is never read as the
- * next entry's answer. */
+ * next entry's answer. The U2F half of proto/ (u2f/), as ctap2/driver.c
+ * is the CTAP2 one; u2f/msg.c holds the bytes. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 
 #include "base/err.h"
 #include "crypto/crypto.h"
-#include "proto.h"
+#include "proto/proto.h"
 #include "u2f.h"
 
 #define U2F_REPLY_MAX 7609 /* a whole CTAPHID message */

@@ -1,5 +1,5 @@
 /* U2F (CTAP1) messages: APDU building and strict reply parsing. The
- * exchanges themselves are the U2F protocol's (u2f_op.c, behind
+ * exchanges themselves are the U2F protocol's (u2f/protocol.c, behind
  * struct proto); callers outside common/proto use device/dev.h. */
 #ifndef PU_U2F_H
 #define PU_U2F_H

@@ -1,11 +1,14 @@
 /* CTAP2 requests (command byte | canonical CBOR) and strict reply
- * parsers. Every map is written with its keys in canonical order. */
+ * parsers. Every map is written with its keys in canonical order. Its
+ * own file because the bytes on the wire are tested on their own
+ * (tests/test_ctap2msg.c, fuzz/fuzz_ctap2.c), apart from the client's
+ * state. */
 #include "config.h"
 
 #include <string.h>
 
 #include "base/err.h"
-#include "cose.h"
+#include "proto/cose.h"
 #include "ctap2.h"
 
 static int
@@ -54,20 +57,25 @@ int
 ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len)
 {
 	bool opts = ga->up >= 0 || ga->uv >= 0;
+	size_t n = ga->cred != NULL ? 1 : ga->nlist, i;
+	const struct cred *cr;
 	struct cbor_wr w;
 
 	cbor_wr_init(&w, buf + 1, CTAP2_MSG_MAX - 1);
 	cbor_put_map(&w,
-	    2 + (size_t)(ga->cred != NULL) + (size_t)opts +
+	    2 + (size_t)(n > 0) + (size_t)opts +
 		(ga->pin_auth != NULL ? 2 : 0));
 	cbor_put_uint(&w, 1);
 	cbor_put_str(&w, ga->rp_id);
 	cbor_put_uint(&w, 2);
 	cbor_put_bytes(&w, ga->cdh, PROTO_CDH_LEN);
-	if (ga->cred != NULL) {
+	if (n > 0) {
 		cbor_put_uint(&w, 3);
-		cbor_put_array(&w, 1);
-		put_descriptor(&w, ga->cred->kh, ga->cred->kh_len);
+		cbor_put_array(&w, n);
+		for (i = 0; i < n; i++) {
+			cr = ga->cred != NULL ? ga->cred : ga->list[i];
+			put_descriptor(&w, cr->kh, cr->kh_len);
+		}
 	}
 	if (opts) {
 		cbor_put_uint(&w, 5);

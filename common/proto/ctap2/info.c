@@ -1,4 +1,8 @@
-/* CTAP2 GetInfo and status codes. */
+/* CTAP2 GetInfo and status codes: the GetInfo reply parsed into struct
+ * ctap2_info (versions, options, PIN protocols, algorithms,
+ * maxCredentialCountInList) and every status byte mapped to our error
+ * set. Its own file because it is what the client knows about a key,
+ * apart from the messages (msg.c) and from what is done with it. */
 #include "config.h"
 
 #include <string.h>
@@ -103,6 +107,12 @@ ctap2_info_alg(const struct ctap2_info *in, int alg)
 		if (in->algs[i] == alg)
 			return true;
 	return false;
+}
+
+size_t
+ctap2_info_list_max(const struct ctap2_info *in)
+{
+	return in->max_list > 0 ? in->max_list : 1;
 }
 
 static bool
@@ -261,6 +271,11 @@ info_field(struct cbor_rd *r, uint64_t key, struct ctap2_info *out)
 		return ERR_OK;
 	case 6:
 		return info_pin_protos(r, out);
+	case 7:
+		if (cbor_get_uint(r, &v) != ERR_OK)
+			return ERR_PROTO;
+		out->max_list = v > CTAP2_LIST_MAX ? CTAP2_LIST_MAX : (size_t)v;
+		return ERR_OK;
 	case 10:
 		return info_algs(r, out);
 	default:

@@ -1,6 +1,6 @@
 /* CTAP2 insides shared by the CTAP2 protocol's files: GetInfo, the
- * status codes, request builders and reply parsers (ctap2_msg.c). The
- * protocol itself (proto_ctap2) is in ctap2_op.c. */
+ * status codes, request builders and reply parsers (msg.c). The
+ * protocol itself (proto_ctap2) is in driver.c. */
 #ifndef PU_CTAP2_H
 #define PU_CTAP2_H
 
@@ -11,7 +11,7 @@
 #include "base/cbor.h"
 #include "base/util.h"
 #include "crypto/pinproto.h"
-#include "proto.h"
+#include "proto/proto.h"
 
 #define CTAP2_MSG_MAX 7609 /* a whole CTAPHID message */
 
@@ -29,6 +29,8 @@
 /* numberOfCredentials we walk at most (a key holding more for one rp is
  * cut short: the rest is not asked for). */
 #define CTAP2_RK_MAX 64
+/* Credentials we send in one allow list at most (a silent check). */
+#define CTAP2_LIST_MAX 64
 
 /* ClientPIN subcommands. */
 #define CTAP2_PIN_GET_RETRIES 0x01
@@ -70,8 +72,9 @@ struct ctap2_info {
 	uint8_t aaguid[16];
 	uint8_t pin_protos[4]; /* in the key's order of preference */
 	size_t npin_protos;
-	size_t max_msg; /* 0: not given */
-	int algs[8];    /* COSE algorithms listed (empty: not said) */
+	size_t max_msg;  /* 0: not given */
+	size_t max_list; /* maxCredentialCountInList (0x07); 0: not given */
+	int algs[8];     /* COSE algorithms listed (empty: not said) */
 	size_t nalgs;
 	unsigned exts; /* CTAP2_EXT_* the key listed */
 };
@@ -80,6 +83,10 @@ struct ctap2_info {
 int ctap2_info_opt(const struct ctap2_info *in, enum ctap2_opt o);
 /* Parse a GetInfo reply body (CBOR after the status byte). */
 int ctap2_parse_info(const uint8_t *p, size_t len, struct ctap2_info *out);
+/* How many credentials one allow list may hold on this key: its
+ * maxCredentialCountInList, 1 when it does not say, at most
+ * CTAP2_LIST_MAX. */
+size_t ctap2_info_list_max(const struct ctap2_info *in);
 /* Does the key offer this COSE algorithm? (Keys that list none, like
  * CTAP 2.0 keys, are asked and answer for themselves.) */
 bool ctap2_info_alg(const struct ctap2_info *in, int alg);
@@ -93,8 +100,10 @@ const char *ctap2_status_name(uint8_t status);
 struct ctap2_ga {
 	const char *rp_id;
 	const uint8_t *cdh;
-	const struct cred *cred; /* the one allow-list entry; NULL: none
-				  * (the key's resident credentials) */
+	const struct cred *cred;        /* the one allow-list entry; NULL: list,
+					 * or none (the key's resident credentials) */
+	const struct cred *const *list; /* several entries (cred NULL) */
+	size_t nlist;
 	int up, uv;              /* -1 omit, 0 false, 1 true */
 	const uint8_t *pin_auth; /* pinUvAuthParam, or NULL */
 	size_t pin_auth_len;
