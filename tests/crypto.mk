@@ -33,3 +33,12 @@ tests_test_es256_SOURCES = tests/test_es256.c tests/u2fkat.h tests/test.h \
 	tests/es256_edge.h
 EXTRA_DIST += tests/es256_edge.py
 tests_test_es256_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+
+# The ES256 implementation is chosen once per process: the kernel's FIPS
+# switch (crypto_fips_mode, wrapped to count its calls) is read once.
+check_PROGRAMS += tests/test_cryptoonce
+TESTS += tests/test_cryptoonce
+tests_test_cryptoonce_SOURCES = tests/test_cryptoonce.c tests/u2fkat.h \
+	tests/test.h
+tests_test_cryptoonce_LDFLAGS = -Wl,--wrap=crypto_fips_mode
+tests_test_cryptoonce_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)

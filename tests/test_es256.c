@@ -32,6 +32,7 @@
 
 #include "crypto/crypto.h"
 #include "crypto/crypto_int.h"
+#include "base/cred.h"
 #include "base/err.h"
 #include "es256_edge.h"
 #include "test.h"
@@ -60,7 +61,9 @@ both_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
 	/* nothing left in OpenSSL's error queue, success or not */
 	T_EQ_INT(ERR_peek_error(), 0);
 #endif
-	T_EQ_ERR(crypto_es256_verify(point, msg, msg_len, sig, sig_len), evp);
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, point, 65, msg, msg_len, sig, sig_len),
+	    evp);
 	return evp;
 }
 
