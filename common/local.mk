@@ -57,7 +57,8 @@ common_base_libbase_la_SOURCES = \
 common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/crypto.c common/crypto/crypto.h \
 	common/crypto/crypto_int.h common/crypto/crypto_direct.c \
-	common/crypto/crypto_select.c common/crypto/crypto_ossl.h \
+	common/crypto/crypto_select.c common/crypto/crypto_fips.c \
+	common/crypto/verify.c common/crypto/crypto_ossl.h \
 	common/crypto/cosesig.c common/crypto/cosesig.h \
 	common/crypto/pinproto.c common/crypto/pinproto.h \
 	common/crypto/pinproto_int.h

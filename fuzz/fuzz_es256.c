@@ -12,6 +12,7 @@
 
 #include "crypto/crypto.h"
 #include "crypto/crypto_int.h"
+#include "base/cred.h"
 #include "base/err.h"
 #include "fuzz.h"
 
@@ -43,7 +44,7 @@ direct_verify(const uint8_t *pt, const uint8_t *msg, size_t msg_len,
 #if DIRECT_VERIFY
 	return crypto_es256_verify_direct(pt, msg, msg_len, sig, sig_len);
 #else
-	return crypto_es256_verify(pt, msg, msg_len, sig, sig_len);
+	return crypto_verify(COSE_ES256, pt, 65, msg, msg_len, sig, sig_len);
 #endif
 }
 

@@ -20,6 +20,7 @@
 #include "conf/conf.h"
 #include "crypto/crypto.h"
 #include "crypto/crypto_int.h"
+#include "base/cred.h"
 #include "base/err.h"
 #include "failmalloc.h"
 #include "fuzz.h"
@@ -179,7 +180,8 @@ run_es256(const uint8_t *d, size_t len)
 	return crypto_es256_verify_direct(
 	    d, d + 66, ml, d + 66 + ml, len - 66 - ml);
 #else
-	return crypto_es256_verify(d, d + 66, ml, d + 66 + ml, len - 66 - ml);
+	return crypto_verify(
+	    COSE_ES256, d, 65, d + 66, ml, d + 66 + ml, len - 66 - ml);
 #endif
 }
 

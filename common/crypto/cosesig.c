@@ -1,7 +1,11 @@
-/* Signatures by COSE algorithm (ES256, EdDSA, RS256) and the checks of
- * attestation certificates, through OpenSSL 3's EVP in the default
- * library context, so that the host's OpenSSL policy applies. ES256 goes
- * through crypto.h (crypto_es256_verify and its FIPS/direct switch). */
+/* Keys by COSE algorithm (ES256, EdDSA, RS256: checked, normalised, as
+ * SubjectPublicKeyInfo), the EdDSA and RS256 signature checks that
+ * crypto_verify (verify.c) dispatches to, and the checks of attestation
+ * certificates, through OpenSSL 3's EVP in the default library context,
+ * so that the host's OpenSSL policy applies. ES256 signatures are
+ * verify.c's, through the implementation crypto_select.c chooses. Apart
+ * from crypto.c because these are what CTAP2 credentials and attestation
+ * statements need, and U2F does not. */
 #include "config.h"
 
 #include <limits.h>
@@ -21,6 +25,7 @@
 #include "base/err.h"
 #include "cosesig.h"
 #include "crypto.h"
+#include "crypto_int.h"
 #include "crypto_ossl.h"
 
 #define ED25519_PK_LEN 32
@@ -129,39 +134,33 @@ crypto_pk_normal(int type, const uint8_t *raw, size_t len,
 }
 
 int
-crypto_verify_sig(int type, const uint8_t *pk, size_t pk_len,
-    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len)
+crypto_eddsa_verify(const uint8_t *pk, size_t pk_len, const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len)
 {
-	uint8_t point[65];
 	EVP_PKEY *pkey = NULL;
-	const char *md = "SHA256";
 	int r;
 
-	if ((msg == NULL && msg_len > 0) || (sig == NULL && sig_len > 0))
-		return ERR_INVAL;
-	switch (type) {
-	case COSE_ES256:
-		if ((r = crypto_p256_point(pk, pk_len, point)) != ERR_OK)
-			return r;
-		return crypto_es256_verify(point, msg, msg_len, sig, sig_len);
-	case COSE_EDDSA:
-		md = NULL; /* pure Ed25519 */
-		if ((r = pkey_ed25519(pk, pk_len, &pkey)) != ERR_OK)
-			return r;
-		if (sig_len != ED25519_SIG_LEN)
-			r = ERR_VERIFY;
-		break;
-	case COSE_RS256:
-		if ((r = pkey_rsa(pk, pk_len, &pkey)) != ERR_OK)
-			return r;
-		if (sig_len != RSA_SIG_LEN)
-			r = ERR_VERIFY;
-		break;
-	default:
-		return ERR_UNSUPPORTED;
-	}
-	if (r == ERR_OK)
-		r = crypto_pkey_verify(pkey, md, msg, msg_len, sig, sig_len);
+	if ((r = pkey_ed25519(pk, pk_len, &pkey)) != ERR_OK)
+		return r;
+	r = sig_len == ED25519_SIG_LEN
+	    ? crypto_pkey_verify(pkey, NULL, msg, msg_len, sig, sig_len)
+	    : ERR_VERIFY; /* NULL digest: pure Ed25519 */
+	EVP_PKEY_free(pkey);
+	return r;
+}
+
+int
+crypto_rs256_verify(const uint8_t *pk, size_t pk_len, const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	EVP_PKEY *pkey = NULL;
+	int r;
+
+	if ((r = pkey_rsa(pk, pk_len, &pkey)) != ERR_OK)
+		return r;
+	r = sig_len == RSA_SIG_LEN
+	    ? crypto_pkey_verify(pkey, "SHA256", msg, msg_len, sig, sig_len)
+	    : ERR_VERIFY;
 	EVP_PKEY_free(pkey);
 	return r;
 }

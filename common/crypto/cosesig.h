@@ -19,14 +19,6 @@
 int crypto_pk_normal(int type, const uint8_t *raw, size_t len,
     uint8_t out[COSESIG_PK_MAX], size_t *out_len);
 
-/* Verify sig over msg with a raw key of COSE type: es256 DER ECDSA with
- * SHA-256, eddsa pure Ed25519 (64-byte sig), rs256 RSASSA-PKCS1-v1_5
- * with SHA-256. ERR_OK, ERR_VERIFY (wrong signature), ERR_PARSE (bad
- * key), ERR_UNSUPPORTED (other type). Under the host's OpenSSL policy
- * (EVP, default library context). */
-int crypto_verify_sig(int type, const uint8_t *pk, size_t pk_len,
-    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len);
-
 /* The DER SubjectPublicKeyInfo (RFC 5280) of a raw key of COSE type, as
  * OpenSSL writes it (what `openssl pkey -pubout -outform DER` prints):
  * *der (malloc'd, *der_len bytes). ERR_PARSE for a bad key,

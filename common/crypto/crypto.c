@@ -1,14 +1,18 @@
-/* All cryptography: SHA-256, certificate measuring, P-256 points and ES256
- * signature checks, through OpenSSL 3's EVP, OSSL_PARAM and d2i
- * interfaces. With crypto_direct.c, the only files that include OpenSSL.
+/* The EVP implementation of SHA-256, P-256 point checks and ES256
+ * verification, the U2F registration check, and certificate measuring,
+ * through OpenSSL 3's EVP, OSSL_PARAM and d2i interfaces, with the
+ * OpenSSL-typed helpers the other files of common/crypto/ share
+ * (crypto_ossl.h). The layer's OpenSSL ground floor: cosesig.c and
+ * pinproto.c build on it.
  *
  * SHA-256, P-256 point checks and ES256 verification have a second
- * implementation in crypto_direct.c, without EVP. The public functions at
- * the end of this file use it only when it is built (DIRECT_VERIFY:
- * configure --enable-direct-verify) and the kernel is not in FIPS mode
- * (crypto_select.c); the default is EVP, under the host's OpenSSL policy.
- * In such a build both are compiled and tested against each other
- * (crypto_int.h). */
+ * implementation in crypto_direct.c, without EVP. crypto_sha256 and
+ * crypto_p256_point at the end of this file, and crypto_verify
+ * (verify.c), use the one chosen once per process (crypto_select.c): the
+ * direct one only when it is built (DIRECT_VERIFY: configure
+ * --enable-direct-verify) and the kernel is not in FIPS mode; the default
+ * is EVP, under the host's OpenSSL policy. In such a build both are
+ * compiled and tested against each other (crypto_int.h). */
 #include "config.h"
 
 #include <limits.h>
@@ -155,7 +159,7 @@ crypto_pkey_p256(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
 	char group[] = SN_X9_62_prime256v1;
 	uint8_t pub[P256_POINT_LEN];
 	OSSL_PARAM params[3];
-	EVP_PKEY_CTX *ctx = NULL, *check = NULL;
+	EVP_PKEY_CTX *ctx = NULL;
 	EVP_PKEY *pkey = NULL;
 	int r = ERR_PARSE;
 
@@ -176,24 +180,21 @@ crypto_pkey_p256(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
 		r = ERR_CRYPTO;
 		goto fail;
 	}
+	/* Importing decodes the point with EC_POINT_oct2point, which refuses
+	 * a coordinate not below the field prime and a point off the curve
+	 * (EC_POINT_set_affine_coordinates checks the curve equation); the
+	 * 65-byte 04 form cannot encode the point at infinity. So it
+	 * performs every check of EVP_PKEY_public_check_quick, which this
+	 * function called afterwards until issue 27 (about 66k instructions
+	 * per signature check). tests/test_crypto.c (p256_point_refused) and
+	 * tests/test_es256.c (points_agree, against the direct
+	 * implementation's explicit checks) hold it to that. */
 	if (EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) != 1)
-		goto fail;
-	/* Decoding checks the curve equation; check again, with the point
-	 * at infinity and the coordinate range, explicitly. The quick check
-	 * skips only n*Q == O, which holds for every point of a curve of
-	 * prime order (cofactor 1, as P-256's): the full check would add
-	 * nothing but a scalar multiplication. */
-	if ((check = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL)) == NULL) {
-		r = ERR_CRYPTO;
-		goto fail;
-	}
-	if (EVP_PKEY_public_check_quick(check) != 1)
 		goto fail;
 	*out = pkey;
 	pkey = NULL;
 	r = ERR_OK;
 fail:
-	EVP_PKEY_CTX_free(check);
 	EVP_PKEY_CTX_free(ctx);
 	EVP_PKEY_free(pkey);
 	ERR_clear_error();
@@ -331,69 +332,16 @@ fail:
 	return r;
 }
 
-int
-crypto_verify_u2f_auth(const uint8_t point[65], const uint8_t app[32],
-    uint8_t flags, uint32_t counter, const uint8_t chal[32], const uint8_t *sig,
-    size_t sig_len)
-{
-	uint8_t msg[32 + 1 + 4 + 32];
-	int r;
-
-	if (point == NULL || app == NULL || chal == NULL)
-		return ERR_INVAL;
-	memcpy(msg, app, 32);
-	msg[32] = flags;
-	msg[33] = (uint8_t)(counter >> 24);
-	msg[34] = (uint8_t)(counter >> 16);
-	msg[35] = (uint8_t)(counter >> 8);
-	msg[36] = (uint8_t)counter;
-	memcpy(msg + 37, chal, 32);
-	r = crypto_es256_verify(point, msg, sizeof(msg), sig, sig_len);
-	util_wipe(msg, sizeof(msg));
-	return r;
-}
-
-/* The public entry points: the direct implementation (crypto_direct.c)
- * when it is built (configure --enable-direct-verify) and the kernel is
- * not in FIPS mode (crypto_select.c), else the EVP one above. */
-#if DIRECT_VERIFY
-#define IMPL(f, ...)                                                           \
-	(crypto_use_direct(CRYPTO_FIPS_PATH) ? f##_direct(__VA_ARGS__)         \
-					     : f##_evp(__VA_ARGS__))
-#else
-#define IMPL(f, ...) f##_evp(__VA_ARGS__)
-#endif
-
+/* The public entry points of the two implementations: the one chosen
+ * for this process (crypto_select.c). */
 int
 crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 {
-	return IMPL(crypto_sha256, data, len, out);
+	return crypto_impl()->sha256(data, len, out);
 }
 
 int
 crypto_p256_point(const uint8_t *raw, size_t len, uint8_t point[65])
 {
-	return IMPL(crypto_p256_point, raw, len, point);
-}
-
-int
-crypto_es256_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
-    const uint8_t *sig, size_t sig_len)
-{
-	return IMPL(crypto_es256_verify, point, msg, msg_len, sig, sig_len);
-}
-
-const char *
-crypto_verify_impl_at(const char *fips_path)
-{
-	if (!DIRECT_VERIFY)
-		return "evp";
-	return crypto_use_direct(fips_path) ? "direct"
-					    : "evp (kernel FIPS mode)";
-}
-
-const char *
-crypto_verify_impl(void)
-{
-	return crypto_verify_impl_at(CRYPTO_FIPS_PATH);
+	return crypto_impl()->p256_point(raw, len, point);
 }

@@ -1,5 +1,8 @@
-/* SHA-256, P-256 point checks and ES256 verification without EVP: with
- * crypto.c, the only files that include OpenSSL.
+/* SHA-256, P-256 point checks and ES256 verification without EVP: the
+ * second implementation of what crypto.c does through EVP. Like every
+ * file of common/crypto/ (crypto.c, cosesig.c, pinproto.c, this one), it
+ * may include OpenSSL; no other layer does. Its own file because it is
+ * built only on request (below) and written below OpenSSL's providers.
  *
  * Why: OpenSSL 3.0's first EVP fetch in a process sets up its providers
  * (reads openssl.cnf, copies every legacy algorithm name into the
@@ -22,11 +25,11 @@
  * by fuzz/fuzz_es256.c.
  *
  * Opt-in: built only with configure --enable-direct-verify (otherwise
- * this file is empty and crypto.c uses EVP throughout), since these
- * checks run outside OpenSSL's providers and so outside any policy
+ * this file is empty and crypto.h's functions use EVP throughout), since
+ * these checks run outside OpenSSL's providers and so outside any policy
  * openssl.cnf sets (a FIPS provider, default_properties = fips=yes). Even
- * then crypto.c uses EVP while /proc/sys/crypto/fips_enabled is 1
- * (crypto_select.c). */
+ * then the process uses EVP when /proc/sys/crypto/fips_enabled is 1 at
+ * its first check (crypto_select.c, crypto_fips.c). */
 #include "config.h"
 
 #if DIRECT_VERIFY

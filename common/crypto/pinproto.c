@@ -2,7 +2,9 @@
  * 6.5.6, 6.5.7): ECDH on P-256 with an ephemeral key, the two KDFs,
  * AES-256-CBC without padding, HMAC-SHA-256. Through OpenSSL 3's EVP in
  * the default library context. Every secret (the private key lives in
- * OpenSSL, which clears it on free; Z, derived keys, MACs) is wiped. */
+ * OpenSSL, which clears it on free; Z, derived keys, MACs) is wiped. Its
+ * own file: only the CTAP2 client's PIN steps (and the software token)
+ * use it, and it holds the layer's only secrets. */
 #include "config.h"
 
 #include <string.h>

@@ -168,10 +168,12 @@ dev_open_batches(const struct xport_info *list, const char *const *paths,
     struct dev **devs, size_t *ndevs, int *first_err)
 {
 	struct open_job *jobs;
-	size_t i, k, b;
+	size_t i, k, b, cap = n < OPEN_BATCH ? n : OPEN_BATCH;
 	int t;
 
-	if ((jobs = calloc(OPEN_BATCH, sizeof(*jobs))) == NULL)
+	/* As many jobs as one batch uses, each cleared before its batch:
+	 * not OPEN_BATCH cleared twice for the usual one device. */
+	if ((jobs = malloc((cap > 0 ? cap : 1) * sizeof(*jobs))) == NULL)
 		return ERR_NOMEM;
 	for (i = 0; i < n && (max == 0 || *ndevs < max); i += b) {
 		if ((t = util_cap_ms(ms, deadline)) == 0) {

@@ -169,7 +169,7 @@ verify_packed(const struct stmt *s, const uint8_t *msg, size_t msg_len,
 			    (long long)s->alg, ad->type);
 			return ERR_VERIFY;
 		}
-		return as_verify(crypto_verify_sig(ad->type, ad->pk, ad->pk_len,
+		return as_verify(crypto_verify(ad->type, ad->pk, ad->pk_len,
 		    msg, msg_len, s->sig, s->sig_len));
 	}
 	if ((rc = x5c_leaf(s, &n, leaf, leaf_len)) != ERR_OK)

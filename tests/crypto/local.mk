@@ -18,6 +18,16 @@ EXTRA_DIST += tests/crypto/es256_edge.py
 tests_crypto_test_es256_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_crypto_test_es256_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
+# The ES256 implementation is chosen once per process: the kernel's FIPS
+# switch (crypto_fips_mode, wrapped to count its calls) is read once.
+check_PROGRAMS += tests/crypto/test_cryptoonce
+TESTS += tests/crypto/test_cryptoonce
+tests_crypto_test_cryptoonce_SOURCES = tests/crypto/test_cryptoonce.c \
+	tests/lib/u2fkat.h tests/lib/test.h
+tests_crypto_test_cryptoonce_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_crypto_test_cryptoonce_LDFLAGS = -Wl,--wrap=crypto_fips_mode
+tests_crypto_test_cryptoonce_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+
 # The CTAP2 client's cryptography (issue 15): crypto/cosesig.c and
 # crypto/pinproto.c against the known answers of tests/lib/ctap2kat.h
 # (made by tests/lib/ctap2kat.py, which names every source).

@@ -16,6 +16,7 @@
 #include "base/cred.h"
 #include "base/err.h"
 #include "crypto/cosesig.h"
+#include "crypto/crypto.h"
 #include "crypto/pinproto.h"
 #include "crypto/pinproto_int.h"
 #include "ctap2fix.h"
@@ -28,29 +29,29 @@ one_ed25519(const char *pk_hex, const char *msg_hex, const char *sig_hex)
 	struct vec pk = vec_hex(pk_hex), msg = vec_hex(msg_hex),
 		   sig = vec_hex(sig_hex), bad;
 
-	T_EQ_ERR(crypto_verify_sig(
-		     COSE_EDDSA, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n),
+	T_EQ_ERR(
+	    crypto_verify(COSE_EDDSA, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n),
 	    ERR_OK);
 	bad = vec_flip(sig, 40, 0x01);
-	T_EQ_ERR(crypto_verify_sig(
-		     COSE_EDDSA, pk.p, pk.n, msg.p, msg.n, bad.p, bad.n),
+	T_EQ_ERR(
+	    crypto_verify(COSE_EDDSA, pk.p, pk.n, msg.p, msg.n, bad.p, bad.n),
 	    ERR_VERIFY);
 	vec_free(&bad);
 	bad = vec_flip(pk, 3, 0x10);
-	T_TRUE(crypto_verify_sig(COSE_EDDSA, bad.p, bad.n, msg.p, msg.n, sig.p,
+	T_TRUE(crypto_verify(COSE_EDDSA, bad.p, bad.n, msg.p, msg.n, sig.p,
 		   sig.n) != ERR_OK);
 	vec_free(&bad);
 	if (msg.n > 0) {
 		bad = vec_flip(msg, 0, 0x80);
-		T_EQ_ERR(crypto_verify_sig(COSE_EDDSA, pk.p, pk.n, bad.p, bad.n,
+		T_EQ_ERR(crypto_verify(COSE_EDDSA, pk.p, pk.n, bad.p, bad.n,
 			     sig.p, sig.n),
 		    ERR_VERIFY);
 		vec_free(&bad);
 	}
-	T_EQ_ERR(crypto_verify_sig(
+	T_EQ_ERR(crypto_verify(
 		     COSE_EDDSA, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n - 1),
 	    ERR_VERIFY);
-	T_EQ_ERR(crypto_verify_sig(
+	T_EQ_ERR(crypto_verify(
 		     COSE_EDDSA, pk.p, pk.n - 1, msg.p, msg.n, sig.p, sig.n),
 	    ERR_PARSE);
 	vec_free(&pk);
@@ -71,7 +72,7 @@ static int
 rs_verify(const struct vec *pk, const struct vec *sig)
 {
 	struct vec msg = vec_hex(RS_MSG);
-	int r = crypto_verify_sig(
+	int r = crypto_verify(
 	    COSE_RS256, pk->p, pk->n, msg.p, msg.n, sig->p, sig->n);
 
 	vec_free(&msg);
@@ -117,24 +118,24 @@ es256_vector(void)
 	struct vec pk = vec_hex(ES_PK), msg = vec_hex(ES_MSG),
 		   sig = vec_hex(ES_SIG), bad;
 
-	T_EQ_ERR(crypto_verify_sig(
-		     COSE_ES256, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n),
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n),
 	    ERR_OK);
 	/* 64-byte x || y form. */
-	T_EQ_ERR(crypto_verify_sig(COSE_ES256, pk.p + 1, pk.n - 1, msg.p, msg.n,
+	T_EQ_ERR(crypto_verify(COSE_ES256, pk.p + 1, pk.n - 1, msg.p, msg.n,
 		     sig.p, sig.n),
 	    ERR_OK);
 	bad = vec_flip(msg, 3, 0x20);
-	T_EQ_ERR(crypto_verify_sig(
-		     COSE_ES256, pk.p, pk.n, bad.p, bad.n, sig.p, sig.n),
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, pk.p, pk.n, bad.p, bad.n, sig.p, sig.n),
 	    ERR_VERIFY);
 	vec_free(&bad);
 	bad = vec_flip(pk, 64, 0x01); /* off the curve */
-	T_EQ_ERR(crypto_verify_sig(
-		     COSE_ES256, bad.p, bad.n, msg.p, msg.n, sig.p, sig.n),
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, bad.p, bad.n, msg.p, msg.n, sig.p, sig.n),
 	    ERR_PARSE);
 	vec_free(&bad);
-	T_EQ_ERR(crypto_verify_sig(-35, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n),
+	T_EQ_ERR(crypto_verify(-35, pk.p, pk.n, msg.p, msg.n, sig.p, sig.n),
 	    ERR_UNSUPPORTED);
 	vec_free(&pk);
 	vec_free(&msg);
@@ -153,11 +154,11 @@ es256_libfido2_assertion(void)
 	T_EQ_INT(ad.n, 37);
 	memcpy(msg, ad.p, 37);
 	memcpy(msg + 37, cdh.p, 32);
-	T_EQ_ERR(crypto_verify_sig(
+	T_EQ_ERR(crypto_verify(
 		     COSE_ES256, pk.p, pk.n, msg, sizeof(msg), sig.p, sig.n),
 	    ERR_OK);
 	msg[32] ^= 0x04; /* the UV flag */
-	T_EQ_ERR(crypto_verify_sig(
+	T_EQ_ERR(crypto_verify(
 		     COSE_ES256, pk.p, pk.n, msg, sizeof(msg), sig.p, sig.n),
 	    ERR_VERIFY);
 	vec_free(&pk);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "crypto/crypto.h"
+#include "base/cred.h"
 #include "base/err.h"
 #include "test.h"
 #include "u2fkat.h"
@@ -430,27 +431,34 @@ es256_malformed_signatures(void)
 	n = k.auth_sig_len;
 	memcpy(sig, k.auth_sig, n);
 	T_EQ_ERR(
-	    crypto_es256_verify(k.auth_key, msg, sizeof(msg), sig, n), ERR_OK);
+	    crypto_verify(COSE_ES256, k.auth_key, 65, msg, sizeof(msg), sig, n),
+	    ERR_OK);
 	/* the same with a trailing byte, cut short, or longer DER length */
 	sig[n] = 0x00;
-	T_EQ_ERR(crypto_es256_verify(k.auth_key, msg, sizeof(msg), sig, n + 1),
+	T_EQ_ERR(crypto_verify(
+		     COSE_ES256, k.auth_key, 65, msg, sizeof(msg), sig, n + 1),
 	    ERR_VERIFY);
-	T_EQ_ERR(crypto_es256_verify(k.auth_key, msg, sizeof(msg), sig, n - 1),
+	T_EQ_ERR(crypto_verify(
+		     COSE_ES256, k.auth_key, 65, msg, sizeof(msg), sig, n - 1),
 	    ERR_VERIFY);
 	sig[1]++;
-	T_EQ_ERR(crypto_es256_verify(k.auth_key, msg, sizeof(msg), sig, n + 1),
+	T_EQ_ERR(crypto_verify(
+		     COSE_ES256, k.auth_key, 65, msg, sizeof(msg), sig, n + 1),
 	    ERR_VERIFY);
-	T_EQ_ERR(crypto_es256_verify(
-		     k.auth_key, msg, sizeof(msg), junk, sizeof(junk)),
+	T_EQ_ERR(crypto_verify(COSE_ES256, k.auth_key, 65, msg, sizeof(msg),
+		     junk, sizeof(junk)),
 	    ERR_VERIFY);
-	T_EQ_ERR(crypto_es256_verify(k.auth_key, msg, sizeof(msg), sig, 0),
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, k.auth_key, 65, msg, sizeof(msg), sig, 0),
 	    ERR_VERIFY);
-	T_EQ_ERR(crypto_es256_verify(k.auth_key, msg, sizeof(msg), NULL, 0),
+	T_EQ_ERR(crypto_verify(
+		     COSE_ES256, k.auth_key, 65, msg, sizeof(msg), NULL, 0),
 	    ERR_VERIFY);
 	/* a key off the curve is a parse error, not a verify error */
 	memcpy(sig, k.auth_sig, n);
 	k.auth_key[64] ^= 0x01;
-	T_EQ_ERR(crypto_es256_verify(k.auth_key, msg, sizeof(msg), sig, n),
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, k.auth_key, 65, msg, sizeof(msg), sig, n),
 	    ERR_PARSE);
 	kat_free(&k);
 }

@@ -32,6 +32,7 @@
 
 #include "crypto/crypto.h"
 #include "crypto/crypto_int.h"
+#include "base/cred.h"
 #include "base/err.h"
 #include "es256_edge.h"
 #include "test.h"
@@ -60,7 +61,9 @@ both_verify(const uint8_t point[65], const uint8_t *msg, size_t msg_len,
 	/* nothing left in OpenSSL's error queue, success or not */
 	T_EQ_INT(ERR_peek_error(), 0);
 #endif
-	T_EQ_ERR(crypto_es256_verify(point, msg, msg_len, sig, sig_len), evp);
+	T_EQ_ERR(
+	    crypto_verify(COSE_ES256, point, 65, msg, msg_len, sig, sig_len),
+	    evp);
 	return evp;
 }
 
@@ -560,6 +563,44 @@ points_agree(void)
 	T_EQ_ERR(both_point(NULL, 65, out), ERR_PARSE);
 }
 
+/* A coordinate not below the field prime p is refused even when it is
+ * a curve point's coordinate plus p (the same point, if it were reduced
+ * mod p): (5, y) is on P-256, (5 + p, y) fits in 32 bytes. The import
+ * alone must refuse it (crypto.c's crypto_pkey_p256 no longer asks
+ * OpenSSL for a separate public-key check). */
+static void
+coordinate_not_reduced(void)
+{
+	static const char *const on =
+	    "04"
+	    "0000000000000000000000000000000000000000000000000000000000000005"
+	    "459243b9aa581806fe913bce99817ade11ca503c64d9a3c533415c083248fbcc";
+	static const char *const plus_p =
+	    "04"
+	    "ffffffff00000001000000000000000000000001000000000000000000000004"
+	    "459243b9aa581806fe913bce99817ade11ca503c64d9a3c533415c083248fbcc";
+	uint8_t *a, *b, out[65],
+	    sig[8] = {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01};
+	size_t n;
+
+	a = test_unhex(on, &n);
+	T_EQ_INT(n, 65);
+	b = test_unhex(plus_p, &n);
+	T_EQ_INT(n, 65);
+	T_EQ_ERR(both_point(a, 65, out), ERR_OK);
+	T_EQ_ERR(both_point(b, 65, out), ERR_PARSE);
+	T_EQ_ERR(both_point(b + 1, 64, out), ERR_PARSE);
+	/* a signature check with it is a parse error, before any signature
+	 * (r = s = 1) is looked at */
+	T_EQ_ERR(crypto_es256_verify_evp(b, sig, sizeof(sig), sig, sizeof(sig)),
+	    ERR_PARSE);
+	T_EQ_ERR(both_verify(b, sig, sizeof(sig), sig, sizeof(sig)), ERR_PARSE);
+	T_EQ_ERR(
+	    both_verify(a, sig, sizeof(sig), sig, sizeof(sig)), ERR_VERIFY);
+	free(a);
+	free(b);
+}
+
 static void
 impl_is_reported(void)
 {
@@ -633,5 +674,5 @@ fips_switch(void)
 
 TEST_MAIN(TEST(nist_sigver_p256), TEST(scalars_out_of_range),
     TEST(der_not_strict), TEST(equation_edges), TEST(fresh_keys_every_bit),
-    TEST(sha256_agrees), TEST(points_agree), TEST(impl_is_reported),
-    TEST(fips_switch))
+    TEST(sha256_agrees), TEST(points_agree), TEST(coordinate_not_reduced),
+    TEST(impl_is_reported), TEST(fips_switch))

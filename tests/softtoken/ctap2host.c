@@ -8,6 +8,7 @@
 
 #include "base/cbor.h"
 #include "base/err.h"
+#include "crypto/crypto.h"
 #include "crypto/pinproto.h"
 #include "proto/attest.h"
 #include "proto/authdata.h"
@@ -324,7 +325,7 @@ ga_reply(const struct ch *h, const struct ch_req *q, const struct ch_cred *c,
 		return -4;
 	memcpy(msg, adp, 37);
 	memcpy(msg + 37, q->cdh, 32);
-	if (crypto_verify_sig(
+	if (crypto_verify(
 		c->type, c->pk, c->pk_len, msg, sizeof(msg), sig, sn) != ERR_OK)
 		return -5;
 	*flags = ad.flags;

@@ -2,7 +2,7 @@
  * written with the project's CBOR writer, replies checked with its strict
  * reader (cbor_check) and parsed with common/proto (authData, COSE keys,
  * attestation statements), the PIN/UV auth protocols through
- * common/crypto/pinproto.h, signatures through common/crypto/cosesig.h.
+ * common/crypto/pinproto.h, signatures through common/crypto/crypto.h.
  * So the token (OpenSSL directly) and the host code check each other. */
 #ifndef ST_CTAP2HOST_H
 #define ST_CTAP2HOST_H

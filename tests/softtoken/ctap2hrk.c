@@ -1,13 +1,14 @@
 /* The host side of the resident-credential tests: GetAssertion without
  * an allowList and GetNextAssertion replies, read with the project's
  * strict CBOR reader and authData parser, signatures checked with
- * crypto/cosesig; the credProtect extension output. */
+ * crypto/crypto.h; the credProtect extension output. */
 #include "config.h"
 
 #include <string.h>
 
 #include "base/cbor.h"
 #include "base/err.h"
+#include "crypto/crypto.h"
 #include "proto/authdata.h"
 #include "ctap2host.h"
 
@@ -117,7 +118,7 @@ asr_reply(const struct ch *h, const struct ch_req *q,
 		return -3;
 	memcpy(msg, adp, 37);
 	memcpy(msg + 37, q->cdh, 32);
-	if (crypto_verify_sig(a->cred->type, a->cred->pk, a->cred->pk_len, msg,
+	if (crypto_verify(a->cred->type, a->cred->pk, a->cred->pk_len, msg,
 		sizeof(msg), sig, sn) != ERR_OK)
 		return -5;
 	a->flags = ad.flags;
