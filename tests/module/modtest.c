@@ -217,10 +217,11 @@ mt_setup(char **argv)
 	setenv("NSS_WRAPPER_GROUP", path, 1);
 	setenv("LD_PRELOAD", MT_NSS_WRAPPER, 1);
 	/* nss_wrapper finds the real libc functions (gethostname, which the
-	 * module calls for its wrong-key hint: pam_u2f/usermsg.c) by dlopen with
-	 * RTLD_DEEPBIND; the sanitizer runtime ends the process on that (exit
-	 * 1 under tests/run.sh asan). Our users and groups come from its own
-	 * files, so no NSS module is loaded that deep binding would be for. */
+	 * module calls for its wrong-key hint: pam_u2f/usermsg.c) by dlopen
+	 * with RTLD_DEEPBIND; the sanitizer runtime ends the process on that
+	 * (exit 1 under tests/run.sh asan). Our users and groups come from its
+	 * own files, so no NSS module is loaded that deep binding would be for.
+	 */
 	setenv("NSS_WRAPPER_DISABLE_DEEPBIND", "1", 1);
 	setenv("PU_MODTEST_DIR", mt.dir, 1);
 	unsetenv("XDG_CONFIG_HOME");
