@@ -9,7 +9,7 @@ TESTS += $(TOOL_TESTS)
 # The longest-running, started first by tests/run.sh (longest first).
 SLOW_TESTS += tests/tool/nfc.sh tests/tool/multikey.sh \
 	tests/tool/resident.sh tests/tool/authcmd.sh tests/tool/race.sh \
-	tests/tool/ctap2.sh
+	tests/tool/ctap2.sh tests/tool/silent.sh
 # Not under ASan: these run the module through pamtester, which (not
 # instrumented) cannot load the instrumented module ("undefined symbol:
 # __asan_option_detect_stack_use_after_return", "Module is unknown"). The
@@ -18,7 +18,7 @@ SLOW_TESTS += tests/tool/nfc.sh tests/tool/multikey.sh \
 # The nss_wrapper tests run, with NSS_WRAPPER_DISABLE_DEEPBIND
 # (tests/module/modtest.c, asuser.sh).
 ASAN_SKIP += tests/tool/module.sh tests/tool/ctap2.sh \
-	tests/tool/multikey.sh tests/tool/resident.sh
+	tests/tool/multikey.sh tests/tool/resident.sh tests/tool/silent.sh
 dist_check_SCRIPTS += $(TOOL_TESTS)
 EXTRA_DIST += tests/tool/lib.sh tests/tool/keys.sh tests/tool/slapd.lib \
 	tests/tool/nsexec.lib
