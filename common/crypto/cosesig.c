@@ -133,36 +133,40 @@ crypto_pk_normal(int type, const uint8_t *raw, size_t len,
 	return ERR_OK;
 }
 
-int
-crypto_eddsa_verify(const uint8_t *pk, size_t pk_len, const uint8_t *msg,
+/* Verify sig (exactly want bytes, else ERR_VERIFY) over msg with the
+ * EVP_PKEY that make builds from the raw key pk, digest md (NULL: pure
+ * Ed25519). */
+static int
+raw_verify(int (*make)(const uint8_t *, size_t, EVP_PKEY **), const char *md,
+    size_t want, const uint8_t *pk, size_t pk_len, const uint8_t *msg,
     size_t msg_len, const uint8_t *sig, size_t sig_len)
 {
 	EVP_PKEY *pkey = NULL;
 	int r;
 
-	if ((r = pkey_ed25519(pk, pk_len, &pkey)) != ERR_OK)
+	if ((r = make(pk, pk_len, &pkey)) != ERR_OK)
 		return r;
-	r = sig_len == ED25519_SIG_LEN
-	    ? crypto_pkey_verify(pkey, NULL, msg, msg_len, sig, sig_len)
-	    : ERR_VERIFY; /* NULL digest: pure Ed25519 */
+	r = sig_len == want
+	    ? crypto_pkey_verify(pkey, md, msg, msg_len, sig, sig_len)
+	    : ERR_VERIFY;
 	EVP_PKEY_free(pkey);
 	return r;
+}
+
+int
+crypto_eddsa_verify(const uint8_t *pk, size_t pk_len, const uint8_t *msg,
+    size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	return raw_verify(pkey_ed25519, NULL, ED25519_SIG_LEN, pk, pk_len, msg,
+	    msg_len, sig, sig_len);
 }
 
 int
 crypto_rs256_verify(const uint8_t *pk, size_t pk_len, const uint8_t *msg,
     size_t msg_len, const uint8_t *sig, size_t sig_len)
 {
-	EVP_PKEY *pkey = NULL;
-	int r;
-
-	if ((r = pkey_rsa(pk, pk_len, &pkey)) != ERR_OK)
-		return r;
-	r = sig_len == RSA_SIG_LEN
-	    ? crypto_pkey_verify(pkey, "SHA256", msg, msg_len, sig, sig_len)
-	    : ERR_VERIFY;
-	EVP_PKEY_free(pkey);
-	return r;
+	return raw_verify(pkey_rsa, "SHA256", RSA_SIG_LEN, pk, pk_len, msg,
+	    msg_len, sig, sig_len);
 }
 
 /* An EVP_PKEY of a raw key of COSE type. */
