@@ -5,7 +5,7 @@
 # under tests/, bench's docs, debian/, etc/) for every path under
 # common/, pam_u2f/, pamu2fcfg/, tools/ or tests/, and fails (TAP "not
 # ok") on one that is neither in the tree nor a build product (a name a
-# makefile fragment gives, such as tests/test_b64 or pam_u2f/pam_u2f.la;
+# makefile fragment gives, such as tests/base/test_b64 or pam_u2f/pam_u2f.la;
 # X/.libs/Y.so counts as X/Y.la). A name with '*' must match a file; a
 # component in capitals (common/X/, tests/vm/guest/GROUP.sh) is a
 # placeholder and is not checked. A path written after another '/' (say

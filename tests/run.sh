@@ -150,8 +150,8 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 		# stage asan (but the five pamtester tests, which never
 		# choose backend=libu2f-host: they run in gcc and distcheck),
 		# and with the EVP checks in stage distcheck
-		make -C "$dir" -j"$jobs" -s tests/devcheck >/dev/null
-		one $? "u2fhost build, and its tests/devcheck for VM group 70-libu2fhost"
+		make -C "$dir" -j"$jobs" -s tests/device/devcheck >/dev/null
+		one $? "u2fhost build, and its tests/device/devcheck for VM group 70-libu2fhost"
 		return
 	fi
 	log "stage $name: make check"

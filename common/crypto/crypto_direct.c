@@ -21,7 +21,7 @@
  * brings in the ENGINE set-up, which reads openssl.cnf too.
  *
  * Checked against the EVP implementation (crypto.c) and NIST's P-256
- * signature vectors by tests/test_es256.c, and against EVP on every input
+ * signature vectors by tests/crypto/test_es256.c, and against EVP on every input
  * by fuzz/fuzz_es256.c.
  *
  * Opt-in: built only with configure --enable-direct-verify (otherwise

@@ -2,7 +2,7 @@
  * OpenSSL: asking OpenSSL whether a FIPS provider is configured would
  * load openssl.cnf, the cost the direct ES256 path avoids. Its own file
  * so that the one reader of the switch is easy to find, and so that
- * tests/test_cryptoonce can count its calls (-Wl,--wrap only redirects
+ * tests/crypto/test_cryptoonce can count its calls (-Wl,--wrap only redirects
  * calls that cross object files). */
 #include "config.h"
 

@@ -5,7 +5,7 @@
  * reopen /proc/sys/crypto/fips_enabled.
  *
  * The reader, crypto_fips_mode (crypto_fips.c), is wrapped at link time
- * (-Wl,--wrap=crypto_fips_mode, tests/crypto.mk): __wrap_crypto_fips_mode
+ * (-Wl,--wrap=crypto_fips_mode, tests/crypto/local.mk): __wrap_crypto_fips_mode
  * counts the calls and passes them on to the real one. */
 #include "config.h"
 

@@ -18,7 +18,7 @@
 #define ORIGIN "pam://test-host"
 #define OPEN_MS 2000
 /* The module re-sends a request waiting for a touch this often
- * (U2F_POLL_MS in common/proto/u2f_op.c). */
+ * (U2F_POLL_MS in common/proto/u2f/protocol.c). */
 #define RESEND_MS 100
 
 static int

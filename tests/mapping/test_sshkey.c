@@ -503,7 +503,7 @@ test_armour(void)
 	free(bin.p);
 }
 
-/* Read tests/mapping/data/name from the source tree into a malloc'd buffer. */
+/* Read tests/mapping/data/NAME from the source tree into a malloc'd buffer. */
 static char *
 read_fixture(const char *name, size_t *len)
 {

@@ -1,4 +1,4 @@
-/* Unit tests for the memory-only half of common/proto/u2f.c: the APDU bytes
+/* Unit tests for the memory-only half of common/proto/u2f/msg.c: the APDU bytes
  * u2f_apdu builds for VERSION, REGISTER and AUTHENTICATE and its size
  * limits, the status words u2f_status maps to errors, and the strict
  * parsers u2f_parse_register and u2f_parse_authenticate, run against the

@@ -1,7 +1,7 @@
 /* CTAP2 requests (command byte | canonical CBOR) and strict reply
  * parsers. Every map is written with its keys in canonical order. Its
  * own file because the bytes on the wire are tested on their own
- * (tests/test_ctap2msg.c, fuzz/fuzz_ctap2.c), apart from the client's
+ * (tests/proto/test_ctap2msg.c, fuzz/fuzz_ctap2.c), apart from the client's
  * state. */
 #include "config.h"
 

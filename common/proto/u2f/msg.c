@@ -1,6 +1,6 @@
 /* U2F (CTAP1) messages: APDU building and strict reply parsing. Its own
  * file because the bytes are tested and fuzzed on their own
- * (tests/test_u2f.c, fuzz/fuzz_u2f.c), apart from the exchanges of
+ * (tests/proto/test_u2f.c, fuzz/fuzz_u2f.c), apart from the exchanges of
  * protocol.c. */
 #include "config.h"
 
