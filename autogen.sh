@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Generate configure and the build-aux helpers (including the TAP driver).
 set -e
 cd "$(dirname "$0")"

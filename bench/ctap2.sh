@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/ctap2.sh: a complete CTAP2 authentication with a PIN, ours against
 # Debian 12's libpam-u2f 1.1.0 (libfido2), in the test VM
 # (bench/vm-ctap2.sh); replaces the "CTAP2" section of bench/RESULTS.md.

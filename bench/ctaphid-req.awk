@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/ctaphid-req.awk: the CTAPHID requests in strace output of write(2)
 # (strace -f -y -xx -s 16 -e trace=write), one line per request: an
 # initialisation frame written to a hidraw node, however many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* bench/floor.c: the least a PAM module that verifies a U2F signature
  * with OpenSSL 3's EVP API must cost, for bench/run.sh. Not a real
  * module: no device, no mapping file; it checks the FIDO U2F raw message

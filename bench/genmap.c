@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* genmap: mapping-file lines for the benchmarks (bench/run.sh).
  *
  *   genmap lines N PK      N lines "userNNNNNNN:KH,PK,es256,+presence"

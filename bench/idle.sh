@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/idle.sh: what waiting for a touch costs. The module (through
 # bench/pamdrive.c and the real libpam) and pamu2fcfg --check wait for a
 # touch that never comes, against the software token on a unix: socket in

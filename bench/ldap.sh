@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/ldap.sh: a login whose credential comes from an LDAP directory
 # (authcmd= running pam_u2f_ldap against a private slapd over ldaps on
 # loopback) against the same login from a local mapping file, and from a

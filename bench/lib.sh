@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=bash disable=SC2034 # variables for the caller
 # bench/lib.sh NAME: sourced by bench/ctap2.sh and bench/multikey.sh (NAME
 # ctap2 or multikey): the common variables (here, top, work, out, the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/multikey.sh: several keys plugged in at once (issue 16): the time
 # from pam_authenticate until every key has received its touch-requiring
 # request ("blinks"), with 1, 4 and 16 software tokens, and the round

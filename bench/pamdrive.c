@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamdrive: one pam_authenticate through the real libpam, for the
  * benchmarks (bench/run.sh); never installed, not part of make check.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/run.sh: our pam_u2f.so against Debian 12's libpam-u2f 1.1.0, side
 # by side in one run, through the same libpam (bench/pamdrive.c) with the
 # same inputs; writes bench/RESULTS.md. See bench/README.

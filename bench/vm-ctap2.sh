@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/vm-ctap2.sh: the CTAP2-with-PIN part of the benchmark, run as root
 # inside the test VM (tests/vm/boot.sh) by bench/ctap2.sh. The software
 # token in CTAP2 mode with a PIN on /dev/uhid (a real hidraw node), one

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/vm-guest.sh: the complete-authentication part of bench/run.sh, run
 # as root inside the test VM (tests/vm/boot.sh) where the software token is
 # a real hidraw node (/dev/uhid) that both modules can use.

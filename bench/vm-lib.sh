@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=bash disable=SC2034 # variables for the caller
 # bench/vm-lib.sh NAME: sourced by the guest sides (bench/vm-ctap2.sh,
 # bench/vm-multikey.sh) inside the test VM: tests/vm/guest/lib.sh (the

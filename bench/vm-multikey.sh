@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # bench/vm-multikey.sh: the several-keys part of the benchmark, run as
 # root inside the test VM (tests/vm/boot.sh) by bench/multikey.sh. Up to
 # 16 software tokens on /dev/uhid (real hidraw nodes), each with

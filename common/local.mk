@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # common/: one folder per layer, each a convenience library. Dependencies
 # point one way (tests/layers.sh checks every #include in make check):
 #

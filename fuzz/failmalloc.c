@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Allocation-failure injection: see failmalloc.h. The state is per
  * process; libFuzzer runs one input at a time on one thread. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Allocation-failure injection for the fuzz harnesses, without touching
  * production code: the harnesses are linked with
  *   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run-twice driver shared by the harnesses: see fuzz.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared parts of the libFuzzer harnesses: the run-twice driver that
  * injects one allocation failure per input, a digest for comparing two
  * runs, and a checked abort. See fuzz/README. */

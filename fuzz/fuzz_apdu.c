@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The APDU reply parser and framing (common/transport/apdu.c): the input
  * is a card's script. Its first byte chooses the operation (SELECT, a
  * CTAP2 request with its 9100 polls, a U2F request, or the command APDU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Module arguments: args_parse on the input split at newlines into argv
  * (at most 64 arguments), with an error log that counts its lines. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* proto/authdata and proto/attest on hostile bytes: authdata_parse, then
  * (for attested data) attest_verify of the statement, as a MakeCredential
  * reply reaches them. Input: flags (bit 0: MakeCredential, else

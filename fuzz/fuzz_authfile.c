@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Mapping files: authfile_find over the whole input for a fixed user, and
  * authfile_parse_line over its first line. What is found must satisfy the
  * contract in authfile.h, and every credential the current format can

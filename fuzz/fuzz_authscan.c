@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The streaming mapping-file scanner against authfile_find: the input is
  * a mapping file, cut into pieces of whole lines (the last one may lack
  * its final '\n') at places drawn from a generator seeded by its first two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Base64 (standard and URL-safe) and hex: decoders on hostile text, and
  * round trips. The decoders are exact, so a text that decodes must be the
  * canonical encoding of what it decodes to (hex: up to letter case), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* base/cbor on hostile bytes. cbor_check decides; whatever it accepts is
  * canonical, so walking it with the reader and writing every item back
  * with the writer must give the same bytes (canonical CBOR is a fixed

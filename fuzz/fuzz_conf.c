@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The configuration file: conf_parse_mem (the parser conf_load runs after
  * its file checks) on the input. Allocations inside libconfuse itself are
  * not counted by failmalloc (a shared library); conf.c's are. */

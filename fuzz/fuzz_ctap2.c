@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAP2 reply parsers on hostile bytes: GetInfo, GetAssertion,
  * MakeCredential and ClientPIN replies, as a key would send them after
  * the status byte, and authData's extensions map. The first byte picks

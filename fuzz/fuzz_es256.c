@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The two ES256 implementations (common/crypto/crypto.c through EVP,
  * common/crypto/crypto_direct.c without it) on the same input must give the
  * same answer. Input: a 65-byte point, one length byte, that many message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAPHID receive path behind the struct hid_io seam: a scripted
  * device whose reads return the fuzz input cut into reports. ctaphid_open
  * runs INIT, then one exchange chosen by the first byte. The U2F

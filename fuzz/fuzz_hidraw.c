@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* HID report descriptors: hidraw_parse_rdesc on the input, as the kernel
  * would hand it over (at most HIDRAW_RDESC_MAX bytes). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode's answer checker (common/auth/manual.c): the four lines a user
  * pastes back, which over sshd keyboard-interactive come from the remote
  * side. The challenge and the credential are the FIDO U2F raw message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SSSD passkey: values and authcmd= output: passkey_parse on the input as
  * a value; on the input as the DER SubjectPublicKeyInfo of a value built
  * around it (so that mutations reach the DER reader, not only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* OpenSSH security-key files (sshformat): sshkey_parse on the input as a
  * file, and on the input as the binary key blob, armoured the way
  * ssh-keygen writes it (so that mutations reach the blob parser, not only

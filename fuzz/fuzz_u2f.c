@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* U2F reply parsers: u2f_status on the whole reply, and the REGISTER and
  * AUTHENTICATE body parsers on the input and on the body before its
  * status word. A parse that succeeds must account for every byte. */

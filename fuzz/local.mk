@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # libFuzzer harnesses (configure --enable-fuzzing, clang). The parsers are
 # compiled a second time, from the same common/ and pam_u2f/args.c sources,
 # into fuzz/libfuzzcommon.la with FUZZ_CFLAGS (fuzzer-no-link, ASan,

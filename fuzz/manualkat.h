@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode's known answer for fuzz/fuzz_manual.c and the allocation
  * sweep of fuzz/test_failmalloc.c: the FIDO U2F raw message format's
  * authentication example is a valid manual-mode answer when the rp id is

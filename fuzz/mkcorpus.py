@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write the seed corpora under fuzz/corpus/<harness>/ (run from anywhere).
 
 Valid cases first: the U2F known-answer vectors of

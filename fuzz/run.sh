@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Build the libFuzzer harnesses (clang, --enable-fuzzing) in their own build
 # directory and run each for a bounded time. Prints TAP: one line for the
 # allocation-failure self-test, one per harness, then a summary of execs/s

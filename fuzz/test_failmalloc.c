@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The allocation-failure injection itself (and the virtual clock), and a
  * deterministic sweep: for each valid seed of the parsers, fail every
  * allocation in turn (ours and OpenSSL's) and check that the call ends in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Virtual time: see vclock.h. One process, one thread. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Virtual time for the fuzz harnesses: linked with
  * -Wl,--wrap=nanosleep,--wrap=clock_gettime, the production code's sleeps
  * (util_sleep_ms, e.g. ctaphid_xfer's retry after a BUSY error) return at

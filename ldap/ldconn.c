@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Connecting and binding (ldconn.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Connecting to the directory: TLS always (ldaps://, or ldap:// with
  * StartTLS required), certificate and host name checked, then the bind. */
 #ifndef PU_LDCONN_H

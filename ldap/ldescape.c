@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RFC 4515 filter value escaping (ldescape.h). */
 #include "config.h"
 

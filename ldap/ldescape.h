@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RFC 4515 escaping of a value put into an LDAP search filter. */
 #ifndef PU_LDESCAPE_H
 #define PU_LDESCAPE_H

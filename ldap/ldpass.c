@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The simple bind's password file (ldpass.h). */
 #include "config.h"
 

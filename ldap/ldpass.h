@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The simple bind's password file. */
 #ifndef PU_LDPASS_H
 #define PU_LDPASS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One TCP connection, to tell an unreachable server from a TLS failure
  * (ldreach.h). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Was the server there at all? When libldap reports "Can't contact LDAP
  * server" the cause may be the network (refused, unreachable, no answer)
  * or TLS on a live connection; its own words ("Error in the push

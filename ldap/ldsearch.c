@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The search (ldsearch.h). */
 #include "config.h"
 

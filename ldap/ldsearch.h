@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The search for one user and what the helper prints. */
 #ifndef PU_LDSEARCH_H
 #define PU_LDSEARCH_H

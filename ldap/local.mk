@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # pam_u2f_ldap (issue 17): the LDAP helper for the module's authcmd=,
 # installed in $(pkglibexecdir) ($(libexecdir)/pam_u2f); built only with
 # libldap (configure --with-ldap, default when found). The files not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pam_u2f_ldap [-c CONF] USER: the user's credentials from an LDAP
  * directory, for the module's authcmd= (pam_u2f_ldap(8)). Prints the
  * values found (SSSD passkey: values, pam-u2f mapping lines) and exits 0

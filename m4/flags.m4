@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # PU_CHECK_CFLAG(FLAG, ACTION-IF-OK)
 # Compile a trivial program with FLAG (and -Werror) and run ACTION-IF-OK
 # when the compiler accepts it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # PU_PROBE_PAMDIR: set PAMDIR to the directory libpam loads modules from.
 # libpam dlopens "NAME.so" from the security/ directory next to itself
 # (Linux-PAM's default SECUREDIR is $libdir/security of libpam's own

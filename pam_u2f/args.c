@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Module arguments, as pam-u2f names them, plus timeout=, devices=,
  * conf= and backend=: every one a row of the options table
  * (common/conf/opts.h), checked and stored by its setter, as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Module arguments: one struct filled by one parser. Unknown or malformed
  * arguments are errors (logged, naming the argument), never ignored. */
 #ifndef PU_ARGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The flow of one authentication (one pam_sm_authenticate call, whose
  * state is struct call in callctx.h): arguments, user, credentials (a
  * mapping file, userfile.c, or authcmd=, cmdsource.c), their check,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One pam_sm_authenticate call, from arguments to the PAM code; its
  * state is struct call (callctx.h). */
 #ifndef PU_AUTHFLOW_H

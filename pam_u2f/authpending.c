@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authpending_file=: create the "authentication pending" file before
  * the wait for the touch and remove it after, as pam-u2f does, so that a
  * desktop can show a notification. Its own file because it is one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The "authentication pending" file (authpending_file=, as pam-u2f): it
  * exists while the module waits for the touch, so a desktop can show a
  * notification. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The state of one pam_sm_authenticate call (authflow.c runs it;
  * touchwait.c, manualconv.c, usermsg.c and authpending.c work on it):
  * everything a call needs lives here, so several transactions can run

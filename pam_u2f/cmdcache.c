@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd_cache=, the module's side: open the cache directory (root
  * only), save an authcmd= answer after a good run, and use the saved one
  * when the command cannot answer. Its own file because the rule of when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd_cache=: the module's use of the offline cache of authcmd=
  * answers (common/mapping/authcache.h keeps the files). Only root uses
  * it: a process that is not root (a screen locker) neither reads nor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: the user's credentials from a command instead of a mapping
  * file. Looks up the user to run it as, runs it (common/mapping/
  * authcmd.c), reads its lines (cmdout.c), logs the outcome without the

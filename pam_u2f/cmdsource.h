@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: the user's credentials from a command (common/mapping/
  * authcmd.h runs it, authcmd_output.h reads its output), instead of a mapping
  * file. Logs name the command and the reason, never its output. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PAM conversation, one message at a time, failing closed: no
  * conversation function, a failed call or a missing answer is
  * ERR_CANCELLED, never an empty answer (CVE-2021-31924). Its own file so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PAM conversation, failing closed: no conversation function, a failed
  * call, or a missing answer is ERR_CANCELLED (CVE-2021-31924), never an
  * empty answer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The module's log sinks. debug_file is opened O_WRONLY|O_APPEND|
  * O_NOFOLLOW|O_CLOEXEC|O_NOCTTY and must be a regular file that already
  * exists (CVE-2019-12210: no descriptor leaks into children). */

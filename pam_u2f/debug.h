@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Where the module's messages go: errors and warnings to syslog (and to
  * the debug sink when debug is on), debug lines to debug_file ("stderr",
  * "syslog", or an existing regular file). One per call; the file is

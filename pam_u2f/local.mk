@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The module: pam_u2f.c holds the two entry points; everything else is in
 # a convenience library that the unit tests link too (nothing is compiled
 # twice). Only pam_sm_authenticate and pam_sm_setcred are exported.

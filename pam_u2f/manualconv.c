@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode through the conversation (manualconv.h): the challenges
  * shown, the fido2-assert lines read back and verified by
  * common/auth/manual.c. Its own file because it is the module's one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode through the conversation: show one challenge per credential
  * in the form `fido2-assert -G` reads, read its four output lines back,
  * and verify them (common/auth/manual.c) for the flags each credential

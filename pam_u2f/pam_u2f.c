@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pam_u2f: a FIDO U2F security key as a second factor. The entry points
  * only; see authflow.c for the flow and pam_u2f(8) for the contract. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The module's PIN prompt (pinask.h): the struct proto_pin that
  * common/auth asks when a key needs its PIN, through the conversation,
  * naming the key, and refusing a reply that is this login's password.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PIN, asked for through the conversation (struct proto_pin for the
  * module): the prompt names the key; a reply that is this login's
  * password (PAM_AUTHTOK) is never sent to a key; a key with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading files under a user's control with that user's privileges,
  * per thread (raw setgroups/setegid/seteuid system calls rather than
  * glibc's process-wide wrappers), and back. Its own file because it is

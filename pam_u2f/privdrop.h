@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading files under a user's control with that user's privileges.
  * The change is per thread (raw system calls, not glibc's process-wide
  * seteuid), so a concurrent transaction in another thread of the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Whether the client of a PAM transaction may be remote (PAM_RHOST,
  * PAM_TTY, the service), so that usermsg.c tells a client that may be
  * remote nothing that tells accounts apart. Its own file because the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Whether the client of a PAM transaction may be remote, for what the
  * user is told (usermsg.c): a remote client that has not authenticated
  * must learn nothing that tells accounts apart. */

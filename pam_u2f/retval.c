@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Internal errors to PAM codes (see RETURN VALUES in pam_u2f(8)). Only
  * ERR_OK is PAM_SUCCESS; only a missing file, line or credential with
  * nouserok is PAM_IGNORE; every other code, including ones not listed, is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one place where internal ERR_* codes become PAM return codes. */
 #ifndef PU_RETVAL_H
 #define PU_RETVAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The touch: open the keys (with interactive=, waiting and looking for
  * them again), wait for a card on a reader, then run one authentication
  * over all of them (common/auth) with the cue ("touch" or "touch or

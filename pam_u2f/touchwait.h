@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The touch: find the keys (waiting for one with `interactive`), then one
  * touch on whichever key holds a credential, with the cue and the
  * authpending file around the wait. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The user's credentials from a mapping file: which file (authfile=,
  * expand, XDG_CONFIG_HOME, ~/.config/Yubico/u2f_keys, sshformat=), read
  * safely and with the user's privileges when the user controls it, then

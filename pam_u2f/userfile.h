@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Finding and reading the user's credentials: which file (authfile=,
  * expand, XDG_CONFIG_HOME, ~/.config/Yubico/u2f_keys, sshformat), read
  * safely (with the user's privileges when the user controls the file),

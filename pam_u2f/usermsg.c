@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the user is told when the second factor cannot go on (no
  * credentials, no key, no card, the wrong key, a failed check): short
  * texts from usermsg_text.h, shown as PAM_ERROR_MSG, filled only with

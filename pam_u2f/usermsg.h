@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the user is told through the conversation when the second factor
  * cannot go on: short, saying what to do. Only errors are told, as
  * PAM_ERROR_MSG; the cue (PAM_TEXT_INFO) is touchwait.c's. Nothing here

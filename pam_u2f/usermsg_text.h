@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The texts pam_u2f tells the user (usermsg.c), apart so that tests can
  * assert them exactly. %s are filled in the order the names say. */
 #ifndef PU_USERMSG_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --add: register a key and add its credential to the user's line,
  * atomically. A key that already holds one of the user's credentials is
  * not asked (the others are: a backup key is enrolled while the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* root running pamu2fcfg for another user (`-u alice --add`, no FILE):
  * alice's own mapping file is found from her passwd entry (not root's
  * HOME or XDG_CONFIG_HOME), and every file operation on it runs with her

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg --audit [FILE]: the users who have no key yet, before the
  * module is made required for everyone (the shipped configuration is
  * strict: no nouserok). Users: root and the uids from UID_MIN to UID_MAX

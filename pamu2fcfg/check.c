@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --check: authenticate now, through auth_run (the module's own path),
  * against the user's credentials in the mapping file, or from the
  * configuration's authcmd= (checkcmd.c). */

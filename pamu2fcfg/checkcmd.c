@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --check with the configuration file's authcmd=: the user's credentials
  * from the command, run as the module runs it (common/mapping/authcmd.h:
  * the same command line, the same checked walk to the executable, the

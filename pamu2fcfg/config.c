@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The module's configuration file (pam_u2f.conf) as pamu2fcfg's
  * defaults, so enrollment and login agree: the keys of the options table
  * marked CONF_IN_TOOL (origin, appid, authfile, expand, timeout,

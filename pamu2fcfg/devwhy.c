@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Why a key cannot be used, said at once: a --device node that is not a
  * FIDO interface (with the FIDO node of the same device, if there is
  * one), a FIDO interface with report IDs (which we cannot speak to,

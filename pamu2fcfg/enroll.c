@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg registration: wait for a key, register on the one touched,
  * and (plain mode) print the mapping line. */
 #include "config.h"

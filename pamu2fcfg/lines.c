@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Editing mapping-file text in memory. Only the user's last line changes;
  * every other byte (other users, comments, blank lines, line endings)
  * is copied as it was. The caller validates the result with

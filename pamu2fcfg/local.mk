@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg: the enrollment and mapping-file tool (man/pamu2fcfg.1).
 bin_PROGRAMS += pamu2fcfg/pamu2fcfg
 pamu2fcfg_pamu2fcfg_SOURCES = pamu2fcfg/pamu2fcfg.c pamu2fcfg/tool.h \

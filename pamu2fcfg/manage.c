@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --list and --remove, and the helpers --add and --check share: the
  * user's credentials in a mapping file. */
 #include "config.h"

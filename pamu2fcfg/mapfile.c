@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Mapping files on disk: the per-user default path, a safe read, and an
  * atomic rewrite under a lock (FILE.lock), through a temporary file in
  * the same folder that is fsync'ed and renamed over the original. */

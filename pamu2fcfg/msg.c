@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg messages on stderr and the exit status for each error. */
 #include "config.h"
 

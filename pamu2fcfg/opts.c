@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg option parsing: argv -> struct tool_opts, with defaults. */
 #include "config.h"
 

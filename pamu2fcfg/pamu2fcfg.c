@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg: register a security key for pam_u2f and manage mapping
  * files. This file only dispatches; each job lives in its own file. */
 #include "config.h"

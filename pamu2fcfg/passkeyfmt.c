@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --format=passkey: a credential as SSSD keeps it in a directory;
  * --format=ldif: the LDIF change that stores it there. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --format=passkey: keys that cannot make a usable passkey: value are
  * refused at enrollment (tool.h). */
 #include "config.h"

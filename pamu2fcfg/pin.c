@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PIN for pamu2fcfg (-N, or a key that asks for one): read from the
  * terminal without echo, as pam-u2f's pamu2fcfg does, or with --pin-stdin
  * from the first line of standard input (for scripts). Never echoed,

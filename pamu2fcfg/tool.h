@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg internals: the options, the exit codes and the jobs each
  * file under pamu2fcfg/ does. Nothing here is used outside pamu2fcfg/. */
 #ifndef PU_TOOL_H

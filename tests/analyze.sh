@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Dynamic and static analysis; prints TAP, one line per tool:
 #   1 valgrind memcheck over the module path: the programs that drive
 #     pam_u2f.so through libpam and auth_run over the real transport

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/deps.sh against debian/control and against its own rules, without
 # apt, root or network (apt-get and dpkg-query are stand-ins on PATH):
 #   - `deps.sh build deb` holds every Build-Depends and build-essential

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The layers of common/ point one way. Reads every #include "..." of the
 # code under common/, pam_u2f/, pamu2fcfg/ and ldap/ and fails (TAP "not ok") on
 #   - an include of a folder that the including folder may not use

@@ -27,7 +27,7 @@ check() {	# check NAME STATUS [DIAG...]
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 kinds='\.(c|h|sh|py|mk|lib|m4|awk|[158]|ac|am)$|^\.ci/run$|^debian/rules$|^debian/[^/]*\.(postinst|postrm|prerm)$'
-generated='^(build-aux/|autom4te\.cache/|m4/(libtool|lt[^/]*)\.m4$|aclocal\.m4$|configure$|config\.h\.in$|build[^/]*/|_build/)|Makefile\.in$'
+generated='^(build-aux/|autom4te\.cache/|_inst/|m4/(libtool|lt[^/]*)\.m4$|aclocal\.m4$|configure$|config\.h\.in$|build[^/]*/|_build/)|Makefile\.in$'
 sources() {
 	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 		git -C "$top" ls-files

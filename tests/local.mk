@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The tests. tests/<layer>/ mirrors common/<layer>/ (one local.mk each,
 # included by Makefile.am); tests/lib/ holds what more than one layer's
 # tests share; tests/module, tests/tool, tests/hostile, tests/softtoken and
@@ -29,6 +30,10 @@ SLOW_TESTS += tests/layers.sh
 # Every common/, pam_u2f/, pamu2fcfg/, tools/ or tests/ path that a
 # comment or a doc names exists (tests/paths.allow: known stale ones);
 # paths_lint.sh checks the check on trees of its own.
+# The licence: LICENSE, an SPDX line in every source file, and a
+# machine-readable debian/copyright (README "Licence").
+dist_check_SCRIPTS += tests/licence.sh
+TESTS += tests/licence.sh
 dist_check_SCRIPTS += tests/paths.sh tests/paths_lint.sh
 TESTS += tests/paths.sh tests/paths_lint.sh
 EXTRA_DIST += tests/paths.allow

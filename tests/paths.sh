@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Text that names a path names one that exists. Reads the comments and
 # docs of the tree (C sources and headers, shell, python, awk, makefile
 # fragments, configure.ac, man pages, README, SECURITY.md, the READMEs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/paths.sh itself, on small trees of its own under a temporary
 # folder: a comment naming a path that does not exist fails it; the path
 # created, a build product, a placeholder or an allow-list entry pass it;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Install what is needed, build, and run every test; last line:
 # "N passed, N failed". Stages (default all, in this order):
 #   gcc       gcc build, make check in a private mount namespace with a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The project's version and contact, as README "Versions" and
 # debian/libpam-u2f-native.README.Debian ("Reporting problems") say:
 #   - configure.ac's AC_INIT version is MAJOR.MINOR.PATCH;

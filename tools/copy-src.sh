@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/copy-src.sh DEST: copy the source tree as it is now (tracked and
 # new files, not ignored ones, not build/) to DEST, times kept, so that it
 # can be configured or packaged there without touching this tree (which

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/debian-pam-u2f.sh: Debian's own pam-u2f (the packages libpam-u2f
 # and pamu2fcfg), for the interoperability tests (tests/vm/guest/50-interop.sh,
 # 55-interop2, deb, byhand) and the benchmarks, WITHOUT installing it:

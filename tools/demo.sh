@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Show the main job with the software token, no hardware needed:
 #   1. install dependencies and build,
 #   2. enroll a (software) security key with pamu2fcfg,

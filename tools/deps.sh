@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Install the Debian 12 packages this project needs to build and test.
 # Usage: tools/deps.sh [--dry-run | --list] [SET]...  (default: build test)
 #   build  compile the module, pamu2fcfg and the LDAP helper

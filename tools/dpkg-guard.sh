@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # make install's guard: refuse to overwrite a file that a Debian package
 # owns (dpkg -V would flag it, the package's next upgrade would put its own
 # back, and libpam would load whichever came last).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Scripts for developers, CI and packaging (README "Layout"); pamu2fcfg's
 # source is in pamu2fcfg/.
 EXTRA_DIST += tools/demo.sh tools/copy-src.sh tools/deps.sh \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One touch, however many keys: ask every device, cue, wait on all in one
  * poll(2), first verified answer wins, cancel the others. The loop
  * (auth_loop) reads top to bottom: wait for a device that is due

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One touch, however many keys: the authentication both the module and
  * `pamu2fcfg --check` run. */
 #ifndef PU_AUTH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode, the pure parts: the challenge lines `fido2-assert -G`
  * reads, and checking the four lines it prints back against the
  * credential (proto_check_assertion, the same check as a plugged-in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode, the pure parts: the challenge lines `fido2-assert -G`
  * reads, and checking the lines it prints. No PAM, no I/O. */
 #ifndef PU_MANUAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One poll(2) over every device with an operation in progress, handing
  * the due devices out one event at a time (wait.h). Its own file so the
  * loops in auth.c hold no poll(2) bookkeeping. */

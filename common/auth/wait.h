@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The wait under auth.c's loops: one poll(2) over every device with an
  * operation in progress, sleeping until input arrives or the earliest of
  * their wake times (re-send, stall) or the deadline. No slices and no

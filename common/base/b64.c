@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Base64 (standard with padding, URL-safe without) and hex, both ways
  * (b64.h). Its own file because every layer decodes key handles and keys
  * from text and none should carry a second decoder: the exact decoders

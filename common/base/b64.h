@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Base64: standard (RFC 4648 section 4, with padding) and URL-safe
  * (section 5, without padding), and hex. Decoders are exact: any character
  * outside the alphabet, bad padding or non-zero trailing bits is ERR_PARSE. */

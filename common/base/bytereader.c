@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The bounded byte reader (bytereader.h; its API is struct rbuf, the
  * "read buffer", and rbuf_*): big-endian integers and byte runs taken
  * from (ptr, len) with the length checked before every step. Its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A bounded reader over (ptr, len). Every getter checks what is left first
  * and returns ERR_PROTO without moving when the input is too short. */
 #ifndef PU_BYTEREADER_H

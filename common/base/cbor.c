@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2's CBOR: a bounded canonical writer and a strict reader (cbor.h). */
 #include "cbor.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CBOR as CTAP2 uses it (RFC 8949 subset, CTAP2 canonical form): unsigned
  * and negative integers, byte and text strings, arrays, maps, false and
  * true. A bounded writer that produces the canonical form (the caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The protocol-neutral credential (cred.h): its type names and how a
  * credential and a list of them are freed with their secrets wiped. Its
  * own file because mapping files, OpenSSH keys, passkey values, U2F and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A credential as the module and the tool see it: protocol-neutral. */
 #ifndef PU_CRED_H
 #define PU_CRED_H

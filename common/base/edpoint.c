@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ed25519 public keys: RFC 8032 5.1.3 point decoding, reduced to the
  * question "is there such a point", and the small-order points refused.
  * Field elements mod p = 2^255 - 19 in sixteen 16-bit limbs (as in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Is a 32-byte Ed25519 public key a point anyone must hold a secret
  * for? Plain C, no OpenSSL: the mapping layer (mapping lines, passkey:
  * values, OpenSSH keys), which may not use OpenSSL, and crypto/ (keys a

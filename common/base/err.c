@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one error set (err.h) as words: the table of each code's name
  * and message, and err_name/err_str over it. Its own file so that every
  * layer turns codes into log text the same way, from one table. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One error set for everything under common/, pamu2fcfg/ and pam_u2f/.
  * Every function that can fail returns ERR_OK (0) or one of these negative
  * codes; err_name() and err_str() turn a code into words for logs. */

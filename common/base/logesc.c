@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Escaping of log lines (logesc.h). */
 #include "config.h"
 

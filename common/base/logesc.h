@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Log lines that cannot be forged: every string that reaches a log sink
  * may hold text from outside (a user name from the PAM client, a USB
  * product string, a PC/SC reader name, a command's output), so the sinks

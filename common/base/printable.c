@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Device-provided text made safe to show; see printable.h. */
 #include "config.h"
 

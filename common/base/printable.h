@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Device-provided text (a USB product name, a reader name) made safe to
  * show the user: printable ASCII only, bounded. */
 #ifndef PU_PRINTABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading files that another user may control (safefile.h): open without
  * following links (or, for a user's own file, following one to that
  * user's own file), fstat, then the type, owner, mode and size rules, and

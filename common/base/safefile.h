@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading files that someone else may control, without being fooled:
  * O_NOFOLLOW|O_CLOEXEC|O_NOCTTY|O_NONBLOCK, then fstat: a regular file,
  * owned by root or by the allowed owner, not group- or world-writable,

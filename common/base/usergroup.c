@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Is a group the user's alone? Looks at the user's group entry, then
  * walks the whole group and passwd databases through NSS, as Debian's
  * OpenSSH patch for the same allowance does (and also for a second group

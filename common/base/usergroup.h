@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The user's private group (Debian's USERGROUPS: a group of one, named
  * after the user): a per-user mapping file (and the folders on its path)
  * writable by it is accepted with a warning, as pam-u2f 1.3.2 and later

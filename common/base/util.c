@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Small helpers every layer needs (util.h): wiping memory, random bytes,
  * the monotonic clock and deadlines, poll with a deadline, writing
  * whole buffers, sleeping, and the log callback. Kept together because

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Small helpers shared by everything: wiping, randomness, clocks, logging. */
 #ifndef PU_UTIL_H
 #define PU_UTIL_H

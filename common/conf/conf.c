@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The configuration file, parsed with libconfuse from memory after
  * safefile_read has vetted and read the file.
  *

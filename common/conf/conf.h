@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The configuration file shared by the module and pamu2fcfg,
  * $(sysconfdir)/security/pam_u2f.conf, parsed with libconfuse (conf.c,
  * confldap_schema.c and conf_ctx.c are the only files that include

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The per-parse context of the configuration file (conf_ctx.h): how a
  * libconfuse callback finds it (the hidden option), and the first error
  * it records. Its own file so that conf.c and confldap_schema.c, which

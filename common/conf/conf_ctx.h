@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One parse of the configuration file (conf_ctx.c): the context that
  * libconfuse's callbacks reach through a hidden option (conf.c says how),
  * shared by conf.c and confldap_schema.c, the files that include

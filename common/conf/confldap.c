@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The "ldap" section's keys, their checks and its struct (confldap.h);
  * conf.c reads the section with libconfuse and hands each value here. */
 #include "config.h"

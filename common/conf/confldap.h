@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The "ldap { ... }" section of pam_u2f.conf: the settings of the LDAP
  * helper pam_u2f_ldap (ldap/, pam_u2f_ldap(8)). conf.c parses the section
  * with the rest of the file (an unknown key, a key given twice or a bad

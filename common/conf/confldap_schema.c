@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The "ldap" section of the file in libconfuse's terms: its schema, the
  * checks made while parsing (a key once, the section once) and the copy
  * of its values through conf_ldap_set (confldap.c). conf.c calls it; it calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The "ldap" section's part of one parse (confldap_schema.c): called by
  * conf.c, calling down into conf_ctx.c and confldap.c only. */
 #ifndef PU_CONFLDAP_SCHEMA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* conf_scan: the configuration file's text checked and copied for
  * libconfuse (see confscan.h). */
 #include "config.h"

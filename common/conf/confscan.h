@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The scanner that checks a configuration file's text and copies it for
  * libconfuse (common/conf/conf.c is its one user). */
 #ifndef PU_CONFSCAN_H

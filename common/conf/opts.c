@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The options table (opts.h) as data, and the one value parser and setter
  * that the configuration file (conf.c), the module's arguments
  * (pam_u2f/args.c) and pamu2fcfg (pamu2fcfg/) share. No libconfuse here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Every option of the module, the configuration file and pamu2fcfg,
  * defined once: CONF_OPTIONS below. Each row is
  *

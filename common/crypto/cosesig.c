@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Keys by COSE algorithm (ES256, EdDSA, RS256: checked, normalised, as
  * SubjectPublicKeyInfo), the EdDSA and RS256 signature checks that
  * crypto_verify (verify.c) dispatches to, and the checks of attestation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Signatures by COSE algorithm, and attestation-certificate signatures:
  * what CTAP2 credentials and attestation statements need. Keys are in the
  * mapping file's raw form (pam-u2f's): es256 = 65-byte uncompressed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The EVP implementation of SHA-256, P-256 point checks and ES256
  * verification, the U2F registration check, and certificate measuring,
  * through OpenSSL 3's EVP, OSSL_PARAM and d2i interfaces, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Hashing, certificates, P-256 points and the one signature check
  * (crypto_verify) of common/crypto/, the only layer that includes
  * OpenSSL. */

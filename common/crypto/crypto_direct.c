@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256, P-256 point checks and ES256 verification without EVP: the
  * second implementation of what crypto.c does through EVP. Like every
  * file of common/crypto/ (crypto.c, cosesig.c, pinproto.c, this one), it

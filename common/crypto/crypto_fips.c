@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel's FIPS switch, /proc/sys/crypto/fips_enabled, read without
  * OpenSSL: asking OpenSSL whether a FIPS provider is configured would
  * load openssl.cnf, the cost the direct ES256 path avoids. Its own file

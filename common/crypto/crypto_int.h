@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Both implementations of the checks crypto.h dispatches (crypto.c: EVP;
  * crypto_direct.c: OpenSSL's SHA256_* functions and EC arithmetic, without
  * EVP), each callable on its own so that tests and fuzz harnesses can

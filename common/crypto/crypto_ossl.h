@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* OpenSSL-typed helpers that crypto.c shares with the other files of
  * crypto/ (cosesig.c, pinproto.c). Included only under common/crypto/:
  * no other layer sees an OpenSSL type. */

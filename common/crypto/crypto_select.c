@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Which implementation crypto.h's SHA-256, P-256 point check and ES256
  * verification use, chosen once per process: the EVP one (crypto.c)
  * unless the build has the direct one (configure --enable-direct-verify,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2's PIN/UV auth protocols 1 and 2, the platform's side (CTAP 2.1
  * 6.5.6, 6.5.7): ECDH on P-256 with an ephemeral key, the two KDFs,
  * AES-256-CBC without padding, HMAC-SHA-256. Through OpenSSL 3's EVP in

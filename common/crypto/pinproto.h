@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The client side of CTAP2's PIN/UV auth protocols 1 and 2 (CTAP 2.1
  * 6.5.6, 6.5.7): key agreement, encrypt/decrypt, authenticate. */
 #ifndef PU_PINPROTO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Test seam of pinproto.c: the key agreement with a given private key
  * instead of a fresh one, for known-answer tests and for playing the
  * authenticator's side in round trips. Not for production callers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one signature check of a credential's assertion: crypto_verify,
  * with the one switch over the COSE algorithm. ES256 goes to the
  * implementation chosen once per process (crypto_select.c: EVP, or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Device objects: opening one chooses the protocol it speaks (CTAP2
  * first, then U2F), each operation's begin puts its deadline on the
  * transport, and dev_register / dev_assert_wait wait on one device.

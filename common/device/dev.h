@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Authenticators as operations: a device is a transport (how messages
  * reach it) + a protocol (what they say) + the protocol's state. This
  * layer chooses the protocol when a device opens, gives each operation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Open the set of devices one operation works with: every discovered
  * device or the devices= paths, DEV_OPEN_BATCH at a time, each in its
  * own thread with its log replayed in order, within each device's time

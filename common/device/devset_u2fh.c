@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Devices over transports that are open already: libu2f-host's, which it
  * discovers and opens itself. Each gets its protocol in turn (libu2f-host
  * talks to one device at a time), within ms and all before deadline. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd_cache=: one file per user (authcache.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd_cache=: the last authoritative answer of an authcmd= command
  * (authcmd.h) per user, for when the command cannot answer. One file
  * per user in a directory that the caller opened with authcmd_open_dir

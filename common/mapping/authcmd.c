@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: running the checked command (authcmd.h): the child's set-up,
  * then the parent's bounded read and wait. */
 #include "config.h"

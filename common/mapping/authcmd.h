@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: credentials from a command, after OpenSSH's
  * AuthorizedKeysCommand (sshd_config(5)). The command line is an
  * absolute path and arguments separated by spaces or tabs (no quoting,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: the child's set-up before the exec (authcmd.h, authcmd_int.h).
  * A step that fails is reported to the parent over the report pipe and
  * the child exits: such a failure is the module's, never the command's

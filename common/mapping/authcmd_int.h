@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: between the parent (authcmd.c) and the child's set-up
  * (authcmd_child.c). */
 #ifndef PU_AUTHCMD_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd= output: mapping lines through the authfile scanner (which sees
  * a blank line in place of each passkey: value, so its line numbers stay
  * those of the output), passkey: values through passkey_parse. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The output of an authcmd= command (authcmd.h), from memory: lines that
  * are either mapping lines in the formats authfile.h reads or SSSD
  * passkey: values (passkey.h), one per line, in any mix. */

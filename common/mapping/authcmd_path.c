@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd=: the command line (argv, %u) and the checked walk to the
  * executable (authcmd.h). */
 #include "config.h"

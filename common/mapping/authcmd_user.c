@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The account an authcmd= command runs as (authcmd_user.h): its ids
  * and its own supplementary groups, looked up once. Its own file because
  * the module (pam_u2f/cmdsource.c) and pamu2fcfg --check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd_user: the account an authcmd= command runs as, looked up once
  * for the module (pam_u2f/cmdsource.c) and pamu2fcfg --check
  * (pamu2fcfg/checkcmd.c), so that both run the command with the same ids and

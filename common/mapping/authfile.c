@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One mapping ("authfile") line, parsed and formatted, from memory
  * (authfile.h): the current format and pam-u2f 1.0's, key handles,
  * public keys, types and options. The scanning of a whole file for a

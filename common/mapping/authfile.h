@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Mapping ("authfile") lines: parse and format, from memory only.
  * Formats (see man/pam_u2f.8):
  *   current  user:KH,PK,Type,Options[:KH,PK,Type,Options...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by authfile.c (parse, format) and authscan.c (find). */
 #ifndef PU_AUTHFILE_INT_H
 #define PU_AUTHFILE_INT_H

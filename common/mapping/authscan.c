@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Finding a user's line in a mapping file: the whole file
  * (authfile_find) or piece by piece (authfile_scan_*), with an AVX2 path
  * for central files of a million lines. Lines are parsed by authfile.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The mapping file's default path and the user-file reading policy. */
 #include "config.h"
 

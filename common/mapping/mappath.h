@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Where a user's credentials are, and how a user's own file is read: the
  * rules the module and pamu2fcfg share (pam-u2f's, kept as they are). */
 #ifndef PU_MAPPATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SSSD passkey values: "passkey:" base64(credential id) "," base64(SPKI).
  * A small strict DER reader for the three SubjectPublicKeyInfo forms a
  * FIDO2 credential can have (passkey.h). */

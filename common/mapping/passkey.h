@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SSSD's passkey mapping values (sssd-ldap-attributes(5), the `passkey`,
  * `ipaPassKey` and `altSecurityIdentities` attributes), from memory only:
  *

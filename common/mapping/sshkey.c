@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* OpenSSH security-key private key files (sshkey.h): the armour, the
  * openssh-key-v1 blob and the one sk-ecdsa or sk-ed25519 key in it, as a
  * credential. Its own file because it is the one source of credentials

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* OpenSSH security-key private key files (sshformat): an unencrypted
  * "-----BEGIN OPENSSH PRIVATE KEY-----" file holding one
  * sk-ecdsa-sha2-nistp256@openssh.com (or sk-ssh-ed25519@openssh.com) key.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Attestation statements (WebAuthn 8.2 packed, 8.6 fido-u2f, 8.7 none):
  * is the statement internally valid? No trust anchors (attest.h). A
  * WebAuthn data format, not a CTAP2 exchange, so it sits in proto/

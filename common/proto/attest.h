@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Attestation statements of a new credential (WebAuthn 8): "packed"
  * (x5c, or self attestation by the credential key), "fido-u2f" and
  * "none". Any other format is refused by name. No trust anchors: like

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authenticatorData (WebAuthn 6.1), parsed strictly (authdata.h). The
  * shape every protocol's assertion is checked in (U2F fills its results
  * in it too), so it sits in proto/ beside proto.c, not in ctap2/. */

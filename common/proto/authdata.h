@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authenticatorData (WebAuthn 6.1), parsed strictly: rpIdHash(32) |
  * flags(1) | signCount(4) [| attestedCredentialData: aaguid(16) |
  * credIdLen(2) | credId | COSE_Key] [| extensions CBOR map], with the AT

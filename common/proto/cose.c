@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* COSE_Key (RFC 9052 7, RFC 9053 7.1/7.2, RFC 8230 4) as CTAP2 uses it,
  * to and from the raw key form of crypto/cosesig.h. A data format that
  * authData, the attestation checks and pamu2fcfg read, not a protocol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* COSE_Key (RFC 9052/9053 as CTAP2 uses it) to and from the raw key form
  * of crypto/cosesig.h. */
 #ifndef PU_COSE_H

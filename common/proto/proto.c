@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What every protocol shares: the one assertion check, what a credential
  * needs, and freeing results. Its own file, above u2f/ and ctap2/,
  * because manual mode and both protocols call the same check. */

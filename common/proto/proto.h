@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Authenticator protocols behind one interface: detect, make a credential,
  * assert over an allow list, cancel. Two protocols: U2F (CTAP1,
  * u2f/protocol.c: proto_u2f) and CTAP2 (ctap2/driver.c: proto_ctap2,

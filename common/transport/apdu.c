@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ISO 7816-4 framing of FIDO messages (apdu.h). Every length and status
  * word is checked; a reply is never longer than the buffer it goes to. */
 #include "config.h"

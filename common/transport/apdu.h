@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ISO 7816-4 framing of FIDO messages for keys on a smart-card reader
  * (CTAP 2.1 section 11.3, FIDO U2F NFC protocol): SELECT of the FIDO
  * applet, U2F APDUs as they are, CTAP2 requests in NFCCTAP_MSG with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAPHID framing over a struct hid_io: channel allocation (INIT), message
  * split into init + continuation frames, and a strict receiver that skips
  * keepalives and other channels only within one deadline. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAPHID framing over a struct hid_io. Never calls read(2) itself. */
 #ifndef PU_CTAPHID_H
 #define PU_CTAPHID_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Freeing lists of discovered devices. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A discovered device, described without reference to its transport. */
 #ifndef PU_DEVINFO_H
 #define PU_DEVINFO_H

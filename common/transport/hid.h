@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The I/O seam under CTAPHID: a vtable of five operations on one device.
  * hidraw.c and unixdev.c implement it for real devices; tests and fuzzers
  * plug in scripted devices. Reports carry no report id here. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Linux hidraw: FIDO discovery through sysfs and the struct hid_io for
  * /dev/hidrawN (the descriptor parser is in hidraw_rdesc.c). This is the
  * only file that touches /dev, /sys and ioctl. */

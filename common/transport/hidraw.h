@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Linux hidraw: discovery of FIDO interfaces through sysfs and the struct
  * hid_io for /dev/hidrawN. The only file that touches /dev, /sys and
  * ioctl. Reports are read as 64 bytes and written as report id 0 + report. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a hidraw node is, from sysfs alone (hidraw_node.h): its device,
  * the FIDO node of the same physical device, and whether its
  * descriptor uses report IDs, without opening any device. Its own file

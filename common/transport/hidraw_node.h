@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a hidraw node is, from sysfs alone (no device is opened): for
  * messages that name the cause when a node cannot be used, and the FIDO
  * node of the same physical device. Names are "hidrawN". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The HID report-descriptor parser: a bounded walk over the items that
  * finds the FIDO collection and its report sizes. Pure: no I/O. */
 #include "config.h"

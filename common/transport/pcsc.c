@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PC/SC transport through pcsc-lite (pcsc.h): with pcsc_wait.c, the
  * only file that includes <winscard.h>. Each pcsc-lite call that may block runs
  * under a deadline (pcsc_job.c); APDUs are framed by apdu.c. A card removed or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PC/SC transport (./configure --with-pcsclite): FIDO keys on smart
  * card readers (NFC or contact) through pcsc-lite, framed by apdu.c.
  * A reader is named "pcsc:" followed by its name as pcsc-lite lists it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A blocking call under a deadline (pcsc_job.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One blocking call (pcsc-lite's) under a deadline of ours, for pcsc.c.
  * pcsc-lite's SCardTransmit, SCardEstablishContext and SCardConnect wait
  * on pcscd without a timeout of their own, and SCardCancel only ends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PC/SC transport when it is not built (the default): no reader is
  * found and "pcsc:" paths are refused. See pcsc.c for the real one. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Waiting for a card on PC/SC readers (xport_pcsc_wait_card): one
  * SCardGetStatusChange over the readers, asleep in pcscd until a card
  * comes or the time is over, in a worker under our deadline

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The libu2f-host transport: discovery and I/O by libu2f-host, one U2F
  * message per u2fh_sendrecv call, under the same U2F protocol code as the
  * native transport. Compiled only with --with-libu2f-host. */

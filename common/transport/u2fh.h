@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The libu2f-host transport backend (./configure --with-libu2f-host):
  * devices found and driven by libu2f-host, one U2F message at a time,
  * under the same U2F protocol code (proto/u2f/protocol.c) as the native one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One libu2f-host call under a deadline of ours (u2fh_job.c), for
  * u2fh.c. libu2f-host may block forever and is not cancellation-safe,
  * so a call runs in a detached worker thread on a job that the caller and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libu2f-host calls under a deadline, without cancelling threads inside
  * the library (see u2fh_int.h). Compiled only with --with-libu2f-host. */
 #include "config.h"

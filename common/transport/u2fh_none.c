@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The libu2f-host transport when it is not built (the default): it is
  * never available. See u2fh.c for the real one. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* struct hid_io over a SOCK_SEQPACKET unix socket ("unix:/path"). One
  * message is one report; a peer that closes is a device that went away. */
 #include "config.h"

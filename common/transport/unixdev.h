@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A struct hid_io over a SOCK_SEQPACKET unix socket, for paths of the form
  * "unix:/some/path": each message is exactly one report, without report
  * id. Used by the software token in tests; only ever opened when named

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* unix: device paths: resolved, then every component checked (see
  * unixpath.h). Sound without a race: each component is checked after the
  * one above it, so once a directory is known to be changeable only by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Which unix: device sockets may be trusted. A process that can bind the
  * socket a unix: device path names is the "security key": the module must
  * not talk to a socket a user could have put there. */

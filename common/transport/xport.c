@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The transport interface, and the native transport: our CTAPHID framing
  * over a struct hid_io (hidraw, or unix: sockets). */
 #include "config.h"

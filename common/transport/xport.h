@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The transport layer's interface: a connection to one authenticator that
  * moves whole messages and knows no U2F or CTAP2 payload. A message has a
  * kind (the CTAPHID command: CTAPHID_MSG for U2F, CTAPHID_CBOR for CTAP2)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Inside the transport layer: the operations a transport implements and
  * the object every one shares. */
 #ifndef PU_XPORT_INT_H

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write tests/base/edpoint_kat.h: Ed25519 public-key encodings and whether
 common/base/edpoint.c must take them, computed here with plain Python
 integers from RFC 8032 (section 5.1.3, decoding; the curve constants of

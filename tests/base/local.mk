@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/base/.
 check_PROGRAMS += tests/base/test_b64 tests/base/test_safefile
 TESTS += tests/base/test_b64 tests/base/test_safefile

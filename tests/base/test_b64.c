@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of common/base/b64.c: base64 in both alphabets (standard
  * and URL-safe) against RFC 4648's vectors, each alphabet refusing the
  * other's characters, padding and stray bytes, decoding by length (not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* base/cbor: the canonical writer against an independent encoder
  * (python3-fido2 0.9.1's fido2.cbor.encode, outputs recorded below), and
  * the strict reader against every kind of non-canonical or malformed

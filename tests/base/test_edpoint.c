@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* common/base/edpoint.c: Ed25519 public keys are curve points of large
  * order. Against tests/base/edpoint_kat.h (computed by
  * tests/base/edpoint_kat.py from RFC 8032; RFC 8032 7.1's keys among them),

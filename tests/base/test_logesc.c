@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for log-line escaping (common/base/logesc.c): a string from
  * outside (a user name, a device's product string, a reader's name) can
  * never start a line of its own or send a terminal control sequence. */

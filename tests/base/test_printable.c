@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Device-provided names made safe to show (common/base/printable.c):
  * control characters (a newline that would forge a line, an escape
  * sequence), DEL and every byte of a multibyte character become '?';

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of common/base/safefile.c, the one place files are opened
  * for reading: a regular file read exactly; symlinks, FIFOs (without
  * blocking), directories and devices refused; group/other-writable files

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg and pam_u2f.so read the same pam_u2f.conf: enroll with the
 # tool when only the file names the origin and the mapping file, then log
 # in through the real module (libpam under pam_wrapper, pamtester) when

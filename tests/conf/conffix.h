@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by tests/conf/test_conf.c, tests/conf/test_conffile.c and
  * tests/conf/test_confscan.c: the file name and error buffer size of their
  * messages, parse() and expect_error() over conf_parse_mem, bit() for a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/conf/ (issue 5): the configuration file, and the
 # commented example installed as $(PAM_U2F_CONF) (--with-pam-conf,
 # default /etc/security/pam_u2f.conf) unless a file is already there.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Lint man/pam_u2f.conf.5 with mandoc (skipped when mandoc is missing),
 # and check against the options table, common/conf/opts.h, that it
 # documents every key of the file (rows whose "where" is CONF_FM or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The configuration file as common/conf/conf.c parses it from memory: the
  * schema and every key's value, with the "set" bit per key that precedence
  * relies on; each value and syntax error with its file:line message, none

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Loading the configuration file with conf_load: its safety rules (no
  * symbolic link, a regular file owned by root, not group- or
  * world-writable, at most CONF_MAX_SIZE bytes, a FIFO refused without

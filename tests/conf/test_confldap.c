@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The "ldap" section of pam_u2f.conf (common/conf/confldap.c, conf.c):
  * every reader accepts it and checks it; the helper's view of it. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The options table's setter, merge and defaults (common/conf/opts.c):
  * what each source may give, what a failed set leaves, and precedence. */
 #include "config.h"

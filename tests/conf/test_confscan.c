@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The text scanner of common/conf/confscan.c, which checks a configuration
  * file's text and copies it for libconfuse: what it accepts (strings,
  * comments, "//" only at the start of a word, "+=", CR LF), what it refuses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Written by tests/crypto/es256_edge.py (see there how): do not edit. */
 #ifndef PU_ES256_EDGE_H
 #define PU_ES256_EDGE_H

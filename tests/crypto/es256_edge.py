@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write tests/crypto/es256_edge.h: ES256 vectors that reach the two last guards
 of an ECDSA P-256 verification (SEC 1 section 4.1.4 steps 5 and 6), with
 public keys chosen for them, as an attacker may choose a key:

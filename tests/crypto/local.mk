@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/crypto/.
 # test_crypto: crypto.c against the FIDO U2F known answers (u2fkat.h).
 check_PROGRAMS += tests/crypto/test_crypto

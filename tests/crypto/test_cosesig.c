@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for crypto/cosesig.c (signatures by COSE algorithm,
  * attestation certificates) and crypto/pinproto.c (PIN/UV auth protocols
  * 1 and 2), against the known answers of ctap2kat.h (sources named there

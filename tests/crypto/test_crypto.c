@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for common/crypto/crypto.c: known answers from the FIDO U2F raw
  * message format examples, and single-byte tampering of every input. */
 #include "config.h"

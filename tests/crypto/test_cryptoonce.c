@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The ES256 implementation is chosen once per process
  * (common/crypto/crypto_select.c): the kernel's FIPS switch is read at
  * most once, however many checks run and from however many threads, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The two implementations of SHA-256, P-256 point checks and ES256
  * verification (common/crypto/crypto.c through EVP,
  * common/crypto/crypto_direct.c without it; crypto_int.h) held against an

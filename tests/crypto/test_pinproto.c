@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for crypto/pinproto.c: known answers computed with
  * python3-fido2's PinProtocolV1/V2 for fixed P-256 keys (ctap2kat.h,
  * tests/lib/ctap2kat.py), both sides of the key agreement, round trips, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* devcheck: the device-level operations through a chosen transport
  * backend, for the VM stage (real hidraw nodes). Never installed.
  *

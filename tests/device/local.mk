@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/device/ (over software tokens under control,
 # tests/lib/tokenctl.c).
 check_PROGRAMS += tests/device/test_dev

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Transport backend names and selection, in every build: libu2f-host is
  * accepted only when built in (--with-libu2f-host), native always. */
 #include "config.h"

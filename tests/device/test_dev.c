@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The device operations and the one-touch authentication, end to end over
  * the real transport (unix: sockets) against software tokens. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Opening a set of devices (common/device/devset.c, dev_open_all): devices that
  * never answer (tests/lib/tokenctl.c tokenctl_silent) are opened at the same
  * time as the others, DEV_OPEN_BATCH at a time, so they delay neither a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Hostile input: a malicious software token against auth_run and against
 # the real module through libpam; regression tests for the known attacks
 # on similar modules (see SECURITY.md).

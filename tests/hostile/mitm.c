@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A lying device in front of a software token; see mitm.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A lying device between the host and a healthy software token: a
  * SOCK_SEQPACKET unix socket (one message = one 64-byte report, as the
  * token's --socket front) that forwards every report both ways and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The rig of the hostile tests through libpam (test_pam_hostile.c,
  * test_pam_files.c): one software token holding one credential of
  * alice's, in her default mapping file. */

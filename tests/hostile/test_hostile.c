@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A malicious device against the one-touch authentication (auth_run), over
  * the real transport: a credential is enrolled on a healthy software
  * token, then the same token (same state file, so it still knows the key

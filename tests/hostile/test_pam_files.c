@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The real pam_u2f.so through the real libpam against the file and
  * environment attacks on similar modules (see SECURITY.md): the debug
  * file's descriptor in children (CVE-2019-12210), XDG_CONFIG_HOME steering

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The real pam_u2f.so through the real libpam against a malicious token
  * (faults of its own, and a lying proxy in front of it), devices that
  * never answer, two transactions at once, and no secrets in the debug

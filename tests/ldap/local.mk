@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of ldap/ (pam_u2f_ldap's parts that do not touch libldap).
 # The escaper's table (RFC 4515), built with or without libldap.
 check_PROGRAMS += tests/ldap/test_ldescape

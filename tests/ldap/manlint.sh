@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Lint man/pam_u2f_ldap.8 with mandoc (skipped when mandoc is missing) and
 # check that it has the sections a helper's page promises.
 . "${top_srcdir:-.}/tests/manlint.lib"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RFC 4515 escaping of the user name in pam_u2f_ldap's filter
  * (ldap/ldescape.c): a table of names and what the filter becomes. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Helpers shared by test_cosesig.c and test_attest.c: decoded vectors of
  * ctap2kat.h that free themselves at the end of a case, the leaf
  * certificate of an attStmt. */

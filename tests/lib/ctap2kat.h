@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Made by tests/lib/ctap2kat.py (see there for every source), then
  * clang-format; do not edit. */
 #ifndef PU_CTAP2KAT_H

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes tests/lib/ctap2kat.h: known answers for crypto/cosesig, crypto/pinproto,
 proto/cose, proto/authdata and proto/attest. Run once; the header is checked
 in (RSA and ECDSA keys below are random, so a new run gives other, equally

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A scripted smart card (fakecard.h) for the APDU framing's tests; in
  * tests/lib with the other fakes, so that a test of any layer that
  * reaches a card can use it. */

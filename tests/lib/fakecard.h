@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A scripted smart card for tests of the APDU framing (apdu.h): it
  * answers each command APDU with the next queued response, or, once the
  * queue is empty, with a fixed one; it records every command it got. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A scripted fake device behind struct hid_io; see fakehid.h. Linked
  * as tests/lib/libfakehid.la by the transport, protocol and device tests,
  * hence in tests/lib. */

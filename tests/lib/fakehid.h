@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A scripted fake device behind struct hid_io, for unit tests and fuzzers.
  *
  * Reads return, in order, what was queued: reports (any length, so short

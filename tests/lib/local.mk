@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # What the tests of more than one layer share (tests/README): the TAP
 # harness (test.h), the scripted HID device (fakehid), the scripted card
 # (fakecard), the virtual clock (vclock), the software tokens under

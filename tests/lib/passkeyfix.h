@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SubjectPublicKeyInfo vectors for tests/mapping/test_passkey.c, made once with
  * OpenSSL 3 (the commands below, then base64 of the DER); each a fresh
  * key, none used anywhere else. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A tiny TAP test harness: one `static void` per case, registered in a
  * table and run by TEST_MAIN. Assertions print both values on failure and
  * mark the current case failed; they never abort the whole program. */

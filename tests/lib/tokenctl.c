@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Software tokens under a test's control (tokenctl.h): starts
  * tests/softtoken/softtoken as a daemon on a socket in a private
  * directory, restarts it on the same state, stops it, counts lines of its

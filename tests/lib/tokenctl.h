@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Start and stop software tokens (tests/softtoken/softtoken) for tests. */
 #ifndef PU_TOKENCTL_H
 #define PU_TOKENCTL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The FIDO U2F raw message format's examples (registration and
  * authentication), the known answers of tests/crypto/test_crypto.c,
  * tests/proto/test_u2f.c and tests/proto/test_u2fop.c; see

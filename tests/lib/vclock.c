@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A virtual CLOCK_MONOTONIC: see vclock.h. Compiled into every test that
  * waits (transport, protocol), hence in tests/lib. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A virtual CLOCK_MONOTONIC for unit tests of code that waits only
  * through clock_gettime and nanosleep (util_now_ms, util_sleep_ms):
  * linked with -Wl,--wrap=clock_gettime,--wrap=nanosleep. The clock stands

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by tests/mapping/test_authfile.c and
  * tests/mapping/test_authscan.c: the credential of the FIDO registration
  * example in the encodings pam-u2f writes, an eddsa key, and find(),

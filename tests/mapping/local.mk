@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/mapping/: authfile, authscan, sshkey, passkey (and
 # cred through them), authcmd, authcache, mappath.
 check_PROGRAMS += tests/mapping/test_authfile tests/mapping/test_authscan \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd_cache= files (common/mapping/authcache.c): the name encoding,
  * the atomic replace, the checks on reading, the age rule with a given
  * "now", and the directory walk (authcmd_open_dir). Writes only in its

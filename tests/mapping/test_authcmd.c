@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authcmd= (common/mapping/authcmd*.c): the command line, the checked
  * walk, and runs of the system's own root-owned programs under /usr/bin
  * as the calling user (so without root: the privilege drop itself is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for common/mapping/authfile.c: one mapping line parsed and
  * formatted. Each case is about what a single line means (the current and
  * the 1.0 format, types, options, resident credentials, field counts and

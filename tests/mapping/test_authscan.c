@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for common/mapping/authscan.c: finding a user's line in a mapping
  * file. authfile_find on whole files (comments and blank lines, CRLF, NUL
  * bytes naming their line, other users' lines, lines without a colon,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The per-user default mapping file and the user-file policy
  * (common/mapping/mappath.c), the rules the module and pamu2fcfg share. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SSSD passkey: values (common/mapping/passkey.c) and authcmd= output
  * (common/mapping/authcmd_output.c), with real SubjectPublicKeyInfos made by
  * OpenSSL (tests/lib/passkeyfix.h). */

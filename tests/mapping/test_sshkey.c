@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of common/mapping/sshkey.c, OpenSSH's sk-ecdsa and
  * sk-ed25519 private key files read as credentials: a serialiser here
  * builds containers field by field (checked against files the real

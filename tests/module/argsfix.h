@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* For the unit tests of the argument parser (test_args.c,
  * test_confargs.c): args_parse with its log lines collected, and PARSE(o,
  * s, "arg", ...) for a literal argument list. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Credentials for module tests: registered on a software token through
  * the real device code, written in the three mapping formats. */
 #include "config.h"

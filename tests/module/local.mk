@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Module tests: unit tests of the argument parser, the return-code table
 # and manual mode's verifier; then the real pam_u2f.so through the real
 # libpam (pam_start_confdir) with nss_wrapper users and software tokens

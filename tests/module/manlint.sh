@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Lint man/pam_u2f.8 with mandoc (skipped when mandoc is missing).
 . "${top_srcdir:-.}/tests/manlint.lib"
 manlint_start "${top_srcdir:-.}/man/pam_u2f.8" 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Harness for driving the real pam_u2f.so through the real libpam with
  * nss_wrapper users: a private tree (users' homes, a PAM confdir, a debug
  * log), a scripted conversation that records what was shown, and

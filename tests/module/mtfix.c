@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the module tests; see mtfix.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the module tests that drive pam_u2f.so through
  * libpam (test_module.c and test_modfile.c): a software token enrolled
  * in a user's default mapping file, a well-formed line no device holds,

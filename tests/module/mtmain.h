@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* main() of a module test program (test_module.c, test_modfile.c): set
  * up the nss_wrapper tree (mt_setup), run the cases, or only the one
  * PU_MODTEST_ONLY names (for debugging), and tear down. */

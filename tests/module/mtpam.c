@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The scripted conversation and one authentication through libpam. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A P-256 key made with OpenSSL in the test, and answers in the form
  * fido2-assert -G prints, to test manual mode without a device. */
 #ifndef PU_MTSIGN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The module's argument parser and its return-code table. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The module's arguments over the configuration file: built-in defaults <
  * the file < the arguments, and every way the file can fail the call.
  * Only root can make a root-owned file: as another user, every file here

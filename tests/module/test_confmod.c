@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The configuration file through the real pam_u2f.so and libpam: the
  * origin, the devices and the policy from the file alone, arguments over
  * the file, and a missing or broken file failing the call with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode's pure parts: the challenge text fido2-assert -G reads, the
  * flags it is told to ask for, and the checks on what it prints (UP and
  * UV as a credential's options ask), with answers signed by an OpenSSL

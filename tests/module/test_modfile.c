@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What pam_u2f.so reads before it reaches a device, through the real
  * libpam with nss_wrapper users: where the mapping file is (the default
  * path, authfile=, expand with %u and %h, XDG_CONFIG_HOME) and as whom it

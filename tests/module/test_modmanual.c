@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Manual mode through the real pam_u2f.so and the real libpam, answered
  * by a P-256 key the test holds (mtsign.c): the answer must carry the
  * flags a plugged-in key would be asked for (proto_cred_opts), for every

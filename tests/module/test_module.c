@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Authentication through the real pam_u2f.so and the real libpam
  * (pam_start_confdir), with nss_wrapper users and software tokens on unix:
  * sockets: success and the touch count, a token without the credential,

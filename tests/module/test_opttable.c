@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The options table (common/conf/opts.h) reaches every source it names.
  * For every row, values made from its type, check and range (never from
  * a list of option names, so that a new row is covered as it is):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pam_u2f/privdrop.c: privileges dropped per thread to read a user's
  * file, and given back; a restore that fails ends the process with
  * SIGABRT instead of leaving the thread at the user's ids.

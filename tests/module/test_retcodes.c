@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The return-code table of pam_u2f(8) (RETURN VALUES, "Compared with
  * pam-u2f 1.4"), row by row, through the real libpam: each row sets up
  * its mapping file or arguments, then runs the stack the reference

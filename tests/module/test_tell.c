@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the user is told (pam_u2f/usermsg.h) through the real pam_u2f.so and
  * the real libpam, with nss_wrapper users and software tokens: the exact
  * text and message style of each message (no credentials in the user's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/proto/: U2F and CTAP2.
 # test_u2f: APDUs, status words and reply parsing (proto/u2f.c);
 # test_u2fop: the operations over CTAPHID (proto/u2f_op.c).

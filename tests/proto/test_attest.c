@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for proto/cose.c, proto/authdata.c, proto/attest.c and the
  * EdDSA / RS256 paths of proto_check_assertion: real replies recorded
  * from keys (libfido2's wiredata and regress vectors), statements made

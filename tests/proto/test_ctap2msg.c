@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* proto/ctap2/msg.c and info.c: requests byte for byte as an
  * independent client writes them (python3-fido2 0.9.1: fido2.cbor.encode
  * of fido2.ctap2.base.args(...), the way its Ctap2 class builds each

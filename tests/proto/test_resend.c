@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Which requests are sent again when a key goes silent, and what
  * becomes of the late replies, on the virtual clock: the
  * software token (tests/softtoken) behind the scripted HID device of

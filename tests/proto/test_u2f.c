@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for the memory-only half of common/proto/u2f/msg.c: the APDU bytes
  * u2f_apdu builds for VERSION, REGISTER and AUTHENTICATE and its size
  * limits, the status words u2f_status maps to errors, and the strict

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for the U2F protocol (common/proto/u2f/protocol.c) through the
  * device layer: VERSION (detect), REGISTER and AUTHENTICATE over an allow
  * list, run through the real CTAPHID framing against a small scripted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Replay of real keys' recorded CTAPHID reports (tests/proto/wiredata_fido2.h,
  * from libfido2's fuzz/wiredata_fido2.h) through our CTAPHID transport
  * (ctaphid_open, ctaphid_xfer over the scripted device of

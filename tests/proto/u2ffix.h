@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the unit tests of common/proto/u2f/msg.c (tests/proto/test_u2f.c and
  * tests/proto/test_u2fop.c): the FIDO U2F example vectors for registration and
  * authentication (application and challenge parameters, public key, key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAP2 authenticator of the software token, inside: its state, the
  * status codes it answers, and the functions its files share
  * (ctap2tok.c: dispatch, GetInfo, Selection, Reset, faults; ctap2op.c:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Attestation statements of the software token's MakeCredential (WebAuthn
  * 8.2 packed, 8.6 fido-u2f, 8.7 none): x5c statements are signed by the
  * token's attestation key (ES256) and carry its certificate; "self" is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 credential keys of the software token: ES256, EdDSA and RS256
  * (2048 bits, e = 65537) key pairs, stateless credential ids (the private
  * key wrapped with AES-256-GCM under the master key, bound to the rpIdHash

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authenticatorGetAssertion and authenticatorGetNextAssertion of the
  * software token (CTAP 2.1 6.2, 6.3). With an allowList: its first entry
  * that is ours for the RP and visible. Without one (or an empty one): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host side of the software token's CTAP2 unit tests: requests
  * written with the project's CBOR writer, replies checked with its strict
  * reader (cbor_check) and parsed with common/proto (authData, COSE keys,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host side of the CTAP2 unit tests: ClientPIN through
  * common/crypto/pinproto.h, and GetInfo; see ctap2host.h. */
 #include "config.h"

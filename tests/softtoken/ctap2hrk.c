@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The host side of the resident-credential tests: GetAssertion without
  * an allowList and GetNextAssertion replies, read with the project's
  * strict CBOR reader and authData parser, signatures checked with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* authenticatorMakeCredential of the software token (CTAP 2.1 6.1) and
  * what it shares with GetAssertion (ctap2ga.c). Order of the checks:
  * parameters, options, a zero-length pinUvAuthParam (touch, then PIN_NOT_SET or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ClientPIN (CTAP 2.1 6.5) of the software token, authenticator side, PIN/UV
  * auth protocols 1 and 2: key agreement, setPIN, changePIN, the PIN and UV
  * tokens with permissions, the retry counters (8 PIN retries kept in the

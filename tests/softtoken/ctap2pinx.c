@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The authenticator side of CTAP2's PIN/UV auth protocols 1 and 2 in the
  * software token (CTAP 2.1 6.5.6, 6.5.7), with OpenSSL directly: ECDH
  * with the platform's key agreement key, the shared secret (1: SHA-256 of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 request maps of the software token: checked whole with the
  * project's strict CBOR reader, then read field by field. */
 #include "config.h"

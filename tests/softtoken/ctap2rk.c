@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The resident (discoverable) credentials of the software token: at most
  * --rk-slots of them, one per rpIdHash and user id (a new one replaces
  * the old), listed newest first, kept in the state file as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Smoke test of the software token's CTAP2 options over the socket front:
 # the CTAPHID capabilities, CBOR GetInfo and ClientPIN, MSG refused with
 # U2F off, KEEPALIVE then CANCEL on a CBOR request, the log, the state

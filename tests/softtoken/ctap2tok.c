@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAP2 authenticator of the software token: one CTAPHID_CBOR request
  * (command byte || CBOR map) in, status byte || CBOR out. Dispatch,
  * GetInfo, Selection and Reset, presence and the simulated built-in UV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAPHID device state machine of the software token. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The device side of CTAPHID: fed one 64-byte output report at a time,
  * emits 64-byte input reports through a callback. Time is passed in by the
  * caller so tests can drive it without sleeping. */

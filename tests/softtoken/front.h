@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fronts of the software token: they carry 64-byte reports between a host
  * transport (a unix socket, /dev/uhid) and the CTAPHID device. */
 #ifndef ST_FRONT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Socket front: SOCK_SEQPACKET unix socket, one message per report; every
  * input report goes to every client, as hidraw does. A client that is
  * slow to read (descheduled on a loaded machine while 49 others talk to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uhid front: a virtual FIDO HID device through /dev/uhid. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* vpcd front: the software token as a contactless FIDO card in
  * vsmartcard's virtual reader. The card connects to the reader driver
  * (libifdvpcd, loaded by pcscd) over TCP; every message either way is a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The software U2F token used by the tests (never installed).
 check_LTLIBRARIES += tests/softtoken/libsofttoken.la
 tests_softtoken_libsofttoken_la_SOURCES = \

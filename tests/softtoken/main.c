@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* softtoken: a software U2F and CTAP2 authenticator for the tests (not
  * installed). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The software token as an NFC FIDO card (see nfc_card.h and README,
  * "NFC card"). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The card side of FIDO over ISO 7816-4 / ISO 14443 (CTAP 2.1 11.3): the
  * software token as an NFC card. SELECT of the FIDO applet, raw U2F
  * APDUs, NFCCTAP_MSG / NFCCTAP_GETRESPONSE / NFCCTAP_CONTROL for CTAP2,

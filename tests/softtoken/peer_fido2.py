@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 # python3-fido2 (Yubico's python-fido2, Debian's 0.9.1) as an independent
 # client of the software token: its own CTAPHID, CBOR, Ctap1, Ctap2,
 # ClientPin (PIN/UV auth protocols 1 and 2), COSE keys and attestation

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # python3-fido2 as an independent client of the software token (over its
 # socket front): tests/softtoken/peer_fido2.py, TAP output. Debian's
 # python3 (where python3-fido2 lives), not whatever python3 PATH finds.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 # python3-fido2's CtapPcscDevice (fido2.pcsc over pyscard) as an
 # independent client of the software token as an NFC card (--vpcd), in
 # the private pcscd that peer_pcsc.sh started (tests/pcsc.lib): the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # python3-fido2's CtapPcscDevice as an independent client of the software
 # token as an NFC card: a private pcscd with the virtual reader
 # (tests/pcsc.lib), then tests/softtoken/peer_pcsc.py, TAP output.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Helpers of the python clients of the software token: a raw CTAPHID
 # client over its socket front (socket.sh, ctap2sock.sh: frames byte for
 # byte, keepalives, several clients; the standard library only), and for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # peer_fido2.py's resident-credential scenarios: python3-fido2 makes
 # discoverable credentials (rk), finds them with an empty allow list
 # through its own get_assertions (GetAssertion + GetNextAssertion),

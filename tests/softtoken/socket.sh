@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Smoke test of the software token's socket front: start it as a daemon,
 # talk CTAPHID and U2F to it over SOCK_SEQPACKET with the raw CTAPHID
 # client of peerlib.py, stop it. TAP output.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # A python-fido2 (0.9.1) HID connection over the software token's socket
 # front (tests/softtoken/front_socket.c): a SOCK_SEQPACKET unix socket on
 # which one message is one 64-byte report, without report id. So that

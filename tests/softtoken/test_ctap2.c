@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the software token's CTAP2 side (token_cbor), in memory
  * with a virtual clock. The host side is the project's: requests written
  * with common/base/cbor.h, replies checked with cbor_check and parsed with

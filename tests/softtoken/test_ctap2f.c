@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the software token's CTAP2 side, continued: built-in UV
  * (PROCESSING keepalives, uvRetries, UV_BLOCKED), alwaysUv, presence
  * (UPNEEDED, CANCEL, the 30 s timeout), PUAT_REQUIRED per version,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of CTAP2 through the software token's CTAPHID device side
  * (ctaphid_dev.c over a real token, a fake clock, every report captured):
  * INIT's capabilities per configuration, CBOR (0x10) framing, MSG and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the software token's resident credentials: MakeCredential
  * with rk (stored, replaced for the same user id, KEY_STORE_FULL),
  * GetAssertion without an allowList (newest first, numberOfCredentials,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the software token's NFC card side (nfc_card.c) in
  * memory, over a real token and a fake clock: APDU cases and lengths,
  * SELECT, raw U2F with 61xx + GET RESPONSE and extended APDUs, CTAP2

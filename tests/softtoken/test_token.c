@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the software token's U2F side, in memory: token.c and
  * tokstate.c driven by APDUs, with no transport. They cover VERSION,
  * REGISTER and AUTHENTICATE with every reply checked against OpenSSL (key

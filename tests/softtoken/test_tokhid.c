@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests of the software token's CTAPHID device side, in memory:
  * ctaphid_dev.c over a real token, fed 64-byte reports and a fake clock,
  * with every report it sends captured. They cover INIT (channel allocation,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Software U2F authenticator: APDU processing and keys (the state file
  * is tokstate.c). */
 #include "config.h"

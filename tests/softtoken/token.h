@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The U2F authenticator of the software token: one APDU in, one reply
  * (data || SW) out. Stateless key handles (AES-256-GCM wrapped private
  * keys), a self-signed attestation certificate, a signature counter and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The software token's insides, shared by token.c and tokstate.c. */
 #ifndef PU_TOKEN_INT_H
 #define PU_TOKEN_INT_H

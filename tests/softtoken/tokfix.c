@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the software token's unit tests; see tokfix.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the software token's unit tests (test_token.c and
  * test_tokhid.c): the challenge and application parameters they send, a
  * token built from a few settings, and extended-length APDUs. */

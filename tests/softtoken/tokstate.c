@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The software token's state file: "name hex" lines (master key,
  * attestation key and certificate, counter), written atomically. */
 #include "config.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # root running pamu2fcfg for another user without a FILE (-u alice
 # --add/--list/--check/--remove): alice's own default file, under her
 # home from passwd (not root's HOME or XDG_CONFIG_HOME), created and

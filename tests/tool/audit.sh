@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg --audit: the users with a login shell (root, and uids in the
 # range of --uids or --login-defs) whose mapping file gives no key, each
 # file read with its user's ids (a file only root could read "cannot be

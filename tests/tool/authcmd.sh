@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # authcmd=: credentials from a command, through the real module (libpam
 # under pam_wrapper, pamtester) and the software token. The command must
 # sit in a root-owned directory chain that neither group nor others may

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg --add with several keys plugged in: a key that already holds
 # one of the user's credentials is not asked (and named), the other one
 # is enrolled, so a backup key is enrolled while the first stays plugged

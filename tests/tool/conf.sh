@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg takes origin, appid, authfile, timeout and devices from the
 # module's pam_u2f.conf (--conf), and its own options win.
 . "${top_srcdir:-.}/tests/tool/lib.sh"

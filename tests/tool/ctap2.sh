@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # FIDO2 (CTAP2) end to end: pamu2fcfg enrolls on the CTAP2 software token
 # (ES256, EdDSA, RS256; -N with a PIN, -V with built-in UV), and the real
 # pam_u2f.so logs in through libpam (pam_wrapper + pamtester, which

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg as the older tool: print a line; refused options; no key.
 . "${top_srcdir:-.}/tests/tool/lib.sh"
 

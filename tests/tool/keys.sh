@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared by the tests that log in with several software tokens plugged in
 # (multikey.sh, resident.sh). Sourced after lib.sh and need_module; uses
 # $MAP (the mapping file), $ME and $WORK/svc (the PAM service directory).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pam_u2f_ldap, the LDAP helper, against a real slapd that this test
 # starts (tests/tool/slapd.lib: loopback ports chosen at run time,
 # certificates made now, a private mdb directory), through the real module

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared by the pamu2fcfg tests: TAP helpers, the binaries, token daemons.
 # Sourced, never run. Uses our build's pamu2fcfg/pamu2fcfg, never the system's.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg: shell tests (TAP) against the software token.
 TOOL_TESTS = tests/tool/enroll.sh tests/tool/mapfile.sh tests/tool/race.sh \
 	tests/tool/asuser.sh tests/tool/audit.sh \

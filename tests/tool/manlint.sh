@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Lint man/pamu2fcfg.1 with mandoc (skipped when mandoc is missing) and
 # check that it has every section the tool's page promises.
 . "${top_srcdir:-.}/tests/manlint.lib"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg --add/--list/--remove/--check on mapping files, and refusal
 # of unsafe ones.
 . "${top_srcdir:-.}/tests/tool/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Enroll with pamu2fcfg, then log in through the real pam_u2f.so (libpam
 # under pam_wrapper, driven by pamtester): enrollment and module agree.
 . "${top_srcdir:-.}/tests/tool/lib.sh"

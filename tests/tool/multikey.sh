@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Several keys at one login (issue 16): the real pam_u2f.so through libpam
 # (pam_wrapper + pamtester, which answers the PIN prompt from its standard
 # input) with U2F-only, PIN and UV software tokens plugged in together.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # NFC keys through PC/SC (issue 19), end to end: a private pcscd with
 # vsmartcard's virtual reader (tests/pcsc.lib) and the software token as
 # the card in it (softtoken --vpcd); pamu2fcfg enrolls through the reader

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # pamu2fcfg --add under stress: 50 concurrent runs lose nothing; 10
 # concurrent runs of one key enroll it once; runs killed at random points
 # leave the old file or the new one, nothing else.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Resident (discoverable) credentials at login (issue 16): pamu2fcfg -r
 # writes "*" lines; the real pam_u2f.so, through libpam (pam_wrapper +
 # pamtester, the PIN on its standard input), asks each key for its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The silent "is this credential on this key" checks (issue 27): the
 # module sends the allow list in batches of up to the key's
 # maxCredentialCountInList (GetInfo 0x07; 1 when the key does not say),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg/lines.c: editing mapping text keeps every other byte. */
 #include "config.h"
 

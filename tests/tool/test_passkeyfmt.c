@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pamu2fcfg/passkeyfmt.c: pamu2fcfg --format=passkey. Each of OpenSSL's
  * SubjectPublicKeyInfos (tests/lib/passkeyfix.h), read by the module's parser
  * (common/mapping/passkey.c) into a credential and written back, is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the CTAPHID unit tests (tests/transport/test_ctaphid.c and
  * tests/transport/test_ctaphid_msg.c): the channel ID the scripted device of
  * tests/lib/fakehid.c is told to hand out, a channel opened on such a device

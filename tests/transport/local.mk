@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/transport/: CTAPHID channel opening (test_ctaphid)
 # and message framing (test_ctaphid_msg) over the scripted device of
 # tests/lib/fakehid.c, the hidraw descriptor parser and discovery, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for the ISO 7816-4 framing of FIDO messages (apdu.c)
  * against the scripted card of tests/lib/fakecard.c: command APDUs byte for
  * byte (short, chained in APDU_CHUNK parts, U2F's extended APDUs framed

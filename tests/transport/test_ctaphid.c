@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for opening a channel with common/transport/ctaphid.c, against the
  * scripted device of tests/lib/fakehid.c: the CTAPHID_INIT request on the
  * broadcast channel and the checks on its reply (exactly 17 bytes, our

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unit tests for the message layer of common/transport/ctaphid.c on an open
  * channel, against the scripted device of tests/lib/fakehid.c: how
  * ctaphid_send splits a message into init and continuation frames (byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The HID report descriptor parser, discovery against a fake sysfs tree,
  * and the refusals of the hidraw I/O. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The libu2f-host transport (built with --with-libu2f-host) up to the
  * point where a device is ready: the backend's name and selection, the
  * real library finding nothing on a host without hidraw devices, explicit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Operations through the libu2f-host transport (built with
  * --with-libu2f-host), driven through the stand-in for the library of
  * tests/transport/u2fhfix.c in front of the software token: register, probe and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAPHID over the unix: back end, against a SOCK_SEQPACKET server run in
  * a child process (the fake device answers behind the socket). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* common/transport/unixpath.c: a unix: device is used only when the socket and
  * every directory above it are root's or the caller's, and no directory is
  * writable by group or others unless sticky. Sockets and directories are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stand-in for libu2f-host shared by the backend's tests; see
  * u2fhfix.h. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fixtures shared by the unit tests of the libu2f-host backend
  * (tests/transport/test_u2fh.c and tests/transport/test_u2fhop.c): a stand-in
  * for libu2f-host (struct xport_u2fh_lib) with up to 3 device slots in front of

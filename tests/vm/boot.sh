@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/vm/boot.sh [options] -- COMMAND [ARG...]
 # Boot a throwaway qemu guest (Debian's kernel, tests/vm/init.sh as PID 1)
 # whose root is the host's / read-only with a tmpfs overlay, run COMMAND

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: BSD-2-Clause
 # /init of the test initramfs: PID 1 in the guest, busybox only.
 #  1. mount proc/sys/dev and load the modules named in /modules.list;
 #  2. mount the host's / (9p tag "hostroot", read-only) as the lower layer

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/vm/kernel.sh: make sure $VM_CACHE holds an unpacked Debian kernel
 # (the package linux-image-amd64 points to), an uncompressed vmlinux for
 # a fast PVH boot, and an initramfs built from tests/vm/init.sh. Prints

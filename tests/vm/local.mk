@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The VM stage: tests/vm/run.sh, run by tests/run.sh after the host tests
 # (not by make check: it boots a kernel under qemu). Shipped for distcheck.
 EXTRA_DIST += tests/vm/README tests/vm/run.sh tests/vm/boot.sh \

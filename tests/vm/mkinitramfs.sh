@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/vm/mkinitramfs.sh KROOT RELEASE INIT OUT.cpio.gz
 # A ~2 MB initramfs: busybox-static, the modules for virtio-9p, overlayfs
 # and uhid/hid-generic (dependencies and load order resolved by kmod on the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/vm/run.sh [GROUP...]: the end-to-end tests on a real kernel.
 # Boots Debian's kernel under qemu once per group (tests/vm/guest/*.sh,
 # all of them by default), with the host's / visible read-only under a

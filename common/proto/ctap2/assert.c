@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 assertions: the hooks by which the driver (driver.c) runs a
  * GetAssertion over the candidates (candidates.c) with the options
  * pam-u2f derives for each: how the user is verified for one, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The candidates of a CTAP2 assertion: which allow-list entries this key
  * is to be asked for, with the options pam-u2f derives for each. Entries
  * it cannot meet are left out; with req->probe, silent checks (up=false,

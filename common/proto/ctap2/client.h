@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAP2 client's insides (common/proto/ctap2/): its state, cut
  * into parts that each belong to one file, and the hooks by which the
  * one phase driver (driver.c) runs an operation (assert.c, register.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 insides shared by the CTAP2 protocol's files: GetInfo, the
  * status codes, request builders and reply parsers (msg.c). The
  * protocol itself (proto_ctap2) is in driver.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAP2 protocol behind struct proto, and its one phase driver:
  * GetInfo to detect (once per device); then an operation (the hooks of
  * assert.c: assert, register.c: register) is asked for, with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CTAP2 client's exchange with one key: the request in flight and
  * its reply buffer, sending (and, for a request that may be sent twice,
  * sending again after a silence), reading what has arrived without

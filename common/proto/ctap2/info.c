@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 GetInfo and status codes: the GetInfo reply parsed into struct
  * ctap2_info (versions, options, PIN protocols, algorithms,
  * maxCredentialCountInList) and every status byte mapped to our error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 requests (command byte | canonical CBOR) and strict reply
  * parsers. Every map is written with its keys in canonical order. Its
  * own file because the bytes on the wire are tested on their own

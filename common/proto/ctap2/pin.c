@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A PIN/UV auth token for the request being asked (CTAP 2.1 6.5):
  * getKeyAgreement, then getPinToken (0x05, 2.0 keys),
  * getPinUvAuthTokenUsingPinWithPermissions (0x09) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CTAP2 MakeCredential: a new credential, verified (authData parsed
  * strictly, rpIdHash, flags, the attestation statement) before it is
  * returned. The hooks by which the driver (driver.c) runs it: how the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The walk of a key's resident credentials for a CTAP2 assertion: the
  * allow-list entries "*" that the key can meet are asked for together,
  * with an empty allow list; the key answers with its first credential

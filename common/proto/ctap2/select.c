@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PIN gate: with several keys that would each ask for their PIN, the
  * PIN must go only to the one the user picks, never to all of them (a
  * PIN typed for one key is a wrong PIN for the others and costs them a

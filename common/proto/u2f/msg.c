@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* U2F (CTAP1) messages: APDU building and strict reply parsing. Its own
  * file because the bytes are tested and fuzzed on their own
  * (tests/proto/test_u2f.c, fuzz/fuzz_u2f.c), apart from the exchanges of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The U2F (CTAP1) protocol behind struct proto: VERSION to detect,
  * REGISTER, and AUTHENTICATE walking an allow list. U2F keys answer every
  * request at once ("touch needed", 6985, included), so a request is sent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* U2F (CTAP1) messages: APDU building and strict reply parsing. The
  * exchanges themselves are the U2F protocol's (u2f/protocol.c, behind
  * struct proto); callers outside common/proto use device/dev.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A fake OpenSSH security-key provider (sk-api 0x000a0000, OpenSSH 9.x)
  * used once to make the sshkey test fixtures with the real ssh-keygen:
  *   cc -shared -fPIC -o sk-fixture-provider.so sk-fixture-provider.c

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 10-token: the uhid token makes a real hidraw node; our discovery
 # finds it with no device path; pamu2fcfg enrolls as root and as a user;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 20-pam: our module in real PAM stacks: pamtester, Debian's own
 # /etc/pam.d/login, and real sudo (setuid, its own PAM conversation) with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 25-trysudo: README's "Try it with sudo, no key needed", as
 # written. The shell blocks of its steps 1, 3 and 4 are read from the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 30-multi: two tokens at once (the credential on the second), the
 # devices= restriction, and a token that goes away while the module waits

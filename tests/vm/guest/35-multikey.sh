@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 35-multikey: FIDO2 and U2F keys together on real hidraw nodes
 # (issue 16). Three keys (U2F-only, a PIN key, a UV key) enrolled on one

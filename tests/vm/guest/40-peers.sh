@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 40-peers: software others wrote checks our software token over
 # the real kernel path: libfido2's fido2-token/-cred/-assert (which also

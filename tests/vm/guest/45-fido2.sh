@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 45-fido2: Debian's fido2-tools (libfido2) check the software
 # token's CTAP2 over the real kernel path (uhid -> hidraw): fido2-token

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 50-interop: Debian's pam-u2f 1.1 (libfido2 inside) and ours share
 # keys: a credential enrolled with their pamu2fcfg authenticates with our

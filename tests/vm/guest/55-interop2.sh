@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 55-interop2: CTAP2 credentials cross the line between Debian's
 # pam-u2f 1.1.0 (libfido2 inside) and ours, both ways, on a real hidraw

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 57-ldap: real sudo whose second factor comes from an LDAP
 # directory only. A private slapd on loopback (tests/tool/slapd.lib: TLS

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 60-timing: the touch comes late (the module keeps asking, or the
 # token holds the request and sends keepalives), the key is plugged in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 70-libu2fhost: the same device-level checks through both transport
 # backends, native and libu2f-host (which only sees real hidraw nodes):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 80-faults: alice's token again, now misbehaving (softtoken
 # --fault, see tests/softtoken/README), over the real hidraw path: the

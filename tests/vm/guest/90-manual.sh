@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group 90-manual: the module's manual mode against libfido2's real
 # fido2-assert on a real hidraw node: pamtester shows the challenge, the

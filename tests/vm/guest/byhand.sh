@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group byhand (tests/run.sh stage deb): README's "Build and install by
 # hand" and "Setting up sudo" on Debian 12, with the build tree $B as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh disable=SC2154 # sourced by main.sh after lib.sh
 # Group deb (tests/run.sh stage deb): the Debian packages as an
 # administrator uses them. apt install ./*.deb over Debian's libpam-u2f and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/vm/guest/lib.sh: sourced by the guest test groups (POSIX sh, runs
 # as root inside the VM). Results go to $VM_TAP as "ok - NAME" /
 # "not ok - NAME" lines with "# " diagnostics; the host numbers them.

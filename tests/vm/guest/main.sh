@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=sh
 # tests/vm/guest/main.sh GROUP...: the command tests/vm/run.sh runs in
 # the guest. Sources lib.sh, then each group (tests/vm/guest/GROUP.sh) in

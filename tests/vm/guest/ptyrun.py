@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 # ptyrun.py PINFILE CMD...: run CMD with a fresh pseudo-terminal as its
 # controlling terminal and answer its PIN prompts from PINFILE, one line
 # per prompt. libfido2's tools read PINs with readpassphrase(3), which
