@@ -187,8 +187,8 @@ crypto_pkey_p256(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
 	 * 65-byte 04 form cannot encode the point at infinity. So it
 	 * performs every check of EVP_PKEY_public_check_quick, which this
 	 * function called afterwards until issue 27 (about 66k instructions
-	 * per signature check). tests/crypto/test_crypto.c (p256_point_refused) and
-	 * tests/crypto/test_es256.c (points_agree, against the direct
+	 * per signature check). tests/crypto/test_crypto.c (p256_point_refused)
+	 * and tests/crypto/test_es256.c (points_agree, against the direct
 	 * implementation's explicit checks) hold it to that. */
 	if (EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) != 1)
 		goto fail;

@@ -22,8 +22,8 @@
  * brings in the ENGINE set-up, which reads openssl.cnf too.
  *
  * Checked against the EVP implementation (crypto.c) and NIST's P-256
- * signature vectors by tests/crypto/test_es256.c, and against EVP on every input
- * by fuzz/fuzz_es256.c.
+ * signature vectors by tests/crypto/test_es256.c, and against EVP on every
+ * input by fuzz/fuzz_es256.c.
  *
  * Opt-in: built only with configure --enable-direct-verify (otherwise
  * this file is empty and crypto.h's functions use EVP throughout), since

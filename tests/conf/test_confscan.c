@@ -8,8 +8,8 @@
  * Yubico-style boolean flag becoming "= true"). conf_scan is called
  * directly for its exact output, *line and *why, and through
  * conf_parse_mem for the file:line messages the user sees. The keys and
- * values of common/conf/conf.c are in tests/conf/test_conf.c, its file safety rules
- * in tests/conf/test_conffile.c. */
+ * values of common/conf/conf.c are in tests/conf/test_conf.c, its file safety
+ * rules in tests/conf/test_conffile.c. */
 #include "config.h"
 
 #include <stdbool.h>

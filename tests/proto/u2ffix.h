@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Fixtures shared by the unit tests of common/proto/u2f/msg.c (tests/proto/test_u2f.c and
- * tests/proto/test_u2fop.c): the FIDO U2F example vectors for registration and
- * authentication (application and challenge parameters, public key, key
- * handle, reply bodies), the offsets of the registration reply's fields,
- * and two small byte-buffer helpers. */
+/* Fixtures shared by the unit tests of common/proto/u2f/msg.c
+ * (tests/proto/test_u2f.c and tests/proto/test_u2fop.c): the FIDO U2F example
+ * vectors for registration and authentication (application and challenge
+ * parameters, public key, key handle, reply bodies), the offsets of the
+ * registration reply's fields, and two small byte-buffer helpers. */
 #ifndef PU_U2FFIX_H
 #define PU_U2FFIX_H
 
