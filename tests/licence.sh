@@ -29,7 +29,11 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 kinds='\.(c|h|sh|py|mk|lib|m4|awk|[158]|ac|am)$|^\.ci/run$|^debian/rules$|^debian/[^/]*\.(postinst|postrm|prerm)$'
 generated='^(build-aux/|autom4te\.cache/|_inst/|m4/(libtool|lt[^/]*)\.m4$|aclocal\.m4$|configure$|config\.h\.in$|build[^/]*/|_build/)|Makefile\.in$'
 sources() {
-	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	# git's list only when $top is the checkout's top: make distcheck
+	# unpacks the tarball inside a build folder of the checkout, where
+	# git would answer for the checkout (and list nothing).
+	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = \
+	    "$(cd "$top" && pwd -P)" ]; then
 		git -C "$top" ls-files
 	else
 		(cd "$top" && find . -type f | sed 's|^\./||')
