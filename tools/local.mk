@@ -9,5 +9,5 @@ EXTRA_DIST += tools/demo.sh tools/copy-src.sh tools/deps.sh \
 EXTRA_DIST += tools/dpkg-guard.sh
 install-binPROGRAMS install-pamLTLIBRARIES: pu-dpkg-guard
 pu-dpkg-guard:
-	@$(SHELL) '$(srcdir)/pamu2fcfg/dpkg-guard.sh' '$(DESTDIR)' \
+	@$(SHELL) '$(srcdir)/tools/dpkg-guard.sh' '$(DESTDIR)' \
 	    '$(pamdir)/pam_u2f.so' '$(bindir)/pamu2fcfg'
