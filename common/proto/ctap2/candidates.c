@@ -161,8 +161,9 @@ c2_find_held(const struct proto_ctx *c, struct c2_cand *cs, const size_t *chk,
 		n = c2_batch_len(req, chk + i, nchk - i, max);
 		for (k = 0; k < n; k++)
 			list[k] = &req->allow[chk[i + k]];
-		r = c2_probe_list(c, cs->io, c2_cred_rp(req, list[0]), list, n,
-		    limit, util_cap_ms(C2_PROBE_MS, deadline), &which);
+		r = c2_probe_list(c, cs->io,
+		    c2_cred_rp(req, &req->allow[chk[i]]), list, n, limit,
+		    util_cap_ms(C2_PROBE_MS, deadline), &which);
 		if (r == ERR_TOO_BIG && n > 1) {
 			max = n / 2;
 			continue;
