@@ -379,7 +379,17 @@ times_table=$(printf '%-10s %6d s %6d s' setup "$((SECONDS - t_all))" \
     "$((cpu - c_all))")
 times_table="$times_table
 "
-case " $stages " in *" gcc "*) ;; *) start_beside ;; esac
+# Without stage gcc, build/gcc (which analyze reads and distcheck runs
+# in) is configured here, before anything runs beside: two stages must
+# not configure one folder at the same time.
+case " $stages " in
+*" gcc "*) ;;
+*)	[ -z "$beside" ] || [ -f "$top/build/gcc/Makefile" ] ||
+	    configure_in "$top/build/gcc" CC=gcc --enable-werror \
+		--enable-direct-verify --with-pcsclite --with-ldap ||
+	    one 1 "configure build/gcc"
+	start_beside ;;
+esac
 for s in $stages; do
 	case " $beside " in *" $s "*) continue ;; esac
 	timed_stage "$s"
