@@ -83,9 +83,10 @@ id -u >/mnt/spy/uid
 id -G >/mnt/spy/groups
 env >/mnt/spy/env
 printf '%s\n' "$#" "$@" >/mnt/spy/args
-# (no pipeline: while the shell sets one up it holds the pipe's ends
-# itself, and ls could list them)
-ls -l /proc/$$/fd >/mnt/spy/fds.ls
+# (from a subshell, which redirects its own output: a pipeline, or a
+# redirection of the command itself, has this shell hold more descriptors
+# while ls lists them: the pipe's read end, or its saved stdout)
+(ls -l /proc/$$/fd >/mnt/spy/fds.ls)
 awk 'NF > 9 { print $9, $11 }' /mnt/spy/fds.ls >/mnt/spy/fds
 case $2 in
 line) cat /mnt/data/line ;;
