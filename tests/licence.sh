@@ -48,11 +48,13 @@ else
 	skip "licensecheck not installed (tools/deps.sh test)"
 fi
 
-missing=$(sources | while read -r f; do
-	head -n 15 "$top/$f" | grep -q 'SPDX-License-Identifier: BSD-2-Clause' ||
+list=$(sources)
+missing=$(printf '%s\n' "$list" | while read -r f; do
+	[ -z "$f" ] ||
+	    head -n 15 "$top/$f" | grep -q 'SPDX-License-Identifier: BSD-2-Clause' ||
 	    echo "$f"
 done)
-total=$(sources | wc -l)
+total=$(printf '%s\n' "$list" | grep -c .)
 [ "$total" -gt 100 ] && [ -z "$missing" ]
 # shellcheck disable=SC2086 # one diagnostic per file
 check "all $total source files carry SPDX-License-Identifier: BSD-2-Clause" \
