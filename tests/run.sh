@@ -2,35 +2,42 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Install what is needed, build, and run every test; last line:
 # "N passed, N failed". Stages (default all, in this order):
-#   gcc       gcc build, make check in a private mount namespace with a
-#             hostile configuration file (tests/hermetic.lib), the module's
-#             tests again under a second one; /etc and /usr listed before
-#             (while the tree builds) and after
-#   asan      clang with ASan+UBSan and --with-libu2f-host: every test but
-#             the five that need pamtester (it cannot load an ASan module)
-#   distcheck make distcheck in exactly the configuration debian/rules
+#   gcc       gcc, -Werror, in exactly the configuration debian/rules
 #             ships (shipped_flags: EVP checks, pcsclite, ldap, no
-#             libu2f-host, dpkg-buildflags' hardening): the tarball is
-#             complete, and its make check is the shipped configuration's
+#             libu2f-host, dpkg-buildflags' hardening); make check in a
+#             private mount namespace with a hostile configuration file
+#             (tests/hermetic.lib), the module's tests again under a
+#             second one; /etc and /usr listed before (while the tree
+#             builds) and after; the source tree unchanged by the tests;
+#             then make dist: the tarball holds every tracked file
+#             (tests/distlist.sh), and make install / uninstall into a
+#             DESTDIR leave nothing behind (what distcheck checked, once)
+#   asan      clang with ASan+UBSan, --with-libu2f-host and
+#             --enable-direct-verify: every test but those ASAN_SKIP lists
+#             (pamtester cannot load an ASan module; text-only checks)
 #   format    clang-format --dry-run -Werror over every .c and .h
-#   u2fhost   gcc, --with-libu2f-host, EVP, -Werror: the build, and
-#             tests/device/devcheck for VM group 70-libu2fhost (no make check:
-#             asan runs the tests --with-libu2f-host, distcheck with EVP)
+#   u2fhost   gcc, --with-libu2f-host, EVP, -Werror: tests/device/devcheck
+#             (the libu2f-host backend compiled by gcc) for VM group
+#             70-libu2fhost (asan runs the tests --with-libu2f-host)
 #   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
 #   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 240) split among the
 #             harnesses, two at a time (FUZZ_SECONDS: that many each)
 #             (analyze and fuzz run in the background at nice 10 from the
 #             end of stage gcc, beside the stages after it: see beside)
-#   deb       dpkg-buildpackage -b (nocheck: distcheck ran this
-#             configuration's make check) from a copy in build/deb
+#   deb       dpkg-buildpackage -b (nocheck: stage gcc ran this
+#             configuration's make check) from stage gcc's tarball
+#             unpacked in build/deb (a copy of the tree without it), then
+#             debian/rules clean: the tree is the tarball's again
+#             (distcheck's distclean check, on the shipped build)
 #   vm        tests/vm/run.sh: every group, two boots at a time; with the
 #             .debs of stage deb also the groups deb (apt install ./*.deb,
 #             pam-auth-update, sudo) and byhand (README's make install,
 #             sudo). Stage deb without a vm stage after it boots those two
 #             itself.
-# (gcc, asan and fuzz are configured with --enable-direct-verify, so that
-# both signature checkers run, each against the other; gcc and asan also
-# with --with-pcsclite, the PC/SC transport.)
+#   distcheck make distcheck in the shipped configuration; not run by
+#             default (stages gcc and deb check what it checks)
+# (asan and fuzz are configured with --enable-direct-verify, so that both
+# signature checkers run, each against the other.)
 #   tests/run.sh                 everything
 #   tests/run.sh gcc             only the gcc build + make check
 # Each stage's wall and CPU time is logged when it ends, and again in a
@@ -45,7 +52,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # three per CPU (make check on 2 CPUs: 111 s at -j2, 75 s at -j6, with
 # 53 s of CPU either way).
 tjobs=$((jobs * 3))
-stages=${*:-gcc asan distcheck format u2fhost analyze fuzz deb vm}
+stages=${*:-gcc asan format u2fhost analyze fuzz deb vm}
 deb_dir=""	# the .debs, once stage deb built them for a later vm stage
 passed=0
 failed=0
@@ -130,6 +137,11 @@ configure_in() {	# configure_in DIR [configure args...]
 	mkdir -p "$dir" && (cd "$dir" && "$top/configure" -q "$@")
 }
 
+gcc_flags=()	# stage gcc's configure arguments (after deps.sh: dpkg-dev)
+configure_gcc() {	# build/gcc as stage gcc configures it
+	configure_in "$top/build/gcc" "${gcc_flags[@]}"
+}
+
 stage_build() {	# stage_build NAME configure-args...: build + make check
 	local name=$1 dir="$top/build/$1" tests; shift
 	log "stage $name: configure $*"
@@ -141,18 +153,19 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 		hostlist_before "$dir/hostlist" &
 		hl_pid=$!
 	fi
+	if [ "$name" = u2fhost ]; then
+		# only what VM group 70-libu2fhost runs: every test runs
+		# --with-libu2f-host in stage asan (but the pamtester tests,
+		# which never choose backend=libu2f-host: they run in gcc),
+		# and the whole tree is built with the EVP checks in gcc
+		configure_in "$dir" "$@" &&
+		    make -C "$dir" -j"$jobs" -s tests/device/devcheck >/dev/null
+		one $? "u2fhost: tests/device/devcheck (libu2f-host backend, gcc, -Werror) for VM group 70-libu2fhost"
+		return
+	fi
 	if ! configure_in "$dir" "$@" || ! make -C "$dir" -j"$jobs" -s >/dev/null; then
 		one 1 "$name build"
 		[ -z "$hl_pid" ] || wait "$hl_pid"
-		return
-	fi
-	if [ "$name" = u2fhost ]; then
-		# no make check here: every test runs --with-libu2f-host in
-		# stage asan (but the five pamtester tests, which never
-		# choose backend=libu2f-host: they run in gcc and distcheck),
-		# and with the EVP checks in stage distcheck
-		make -C "$dir" -j"$jobs" -s tests/device/devcheck >/dev/null
-		one $? "u2fhost build, and its tests/device/devcheck for VM group 70-libu2fhost"
 		return
 	fi
 	log "stage $name: make check"
@@ -179,19 +192,64 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 stage_gcc_check() {
 	local dir=$1 t2
 	wait "$hl_pid"
-	hermetic_make "$dir" 1 "$dir/check.out" "$2" || {
+	touch "$dir/srcstamp"
+	if hermetic_make "$dir" 1 "$dir/check.out" "$2"; then
+		count_suite "$dir"
+		[ -s "$dir/test-suite.log" ] ||
+		    one 1 "gcc make check produced no results"
+		t2=$(hermetic_tests2 "$dir")
+		log "hermetic: phase 2: $(echo $t2 | wc -w) tests again"
+		hermetic_make "$dir" 2 "$dir/check-hermetic.out" "$(echo $t2)" &&
+		    count_suite "$dir"
+	else
 		make -C "$dir" -j"$tjobs" check TESTS="$2" >"$dir/check.out" 2>&1
 		count_suite "$dir"
-		hostlist_check "$dir/hostlist"
-		return
-	}
-	count_suite "$dir"
-	[ -s "$dir/test-suite.log" ] || one 1 "gcc make check produced no results"
-	t2=$(hermetic_tests2 "$dir")
-	log "hermetic: phase 2: $(echo $t2 | wc -w) tests again"
-	hermetic_make "$dir" 2 "$dir/check-hermetic.out" "$(echo $t2)" &&
-	    count_suite "$dir"
+	fi
 	hostlist_check "$dir/hostlist"
+	srcdir_check "$dir/srcstamp"
+	dist_check "$dir"
+}
+
+# srcdir_check STAMP: one step: no file of the source tree (but build/
+# and .git/) was written after STAMP, i.e. by the tests (distcheck ran
+# them on a read-only copy for this).
+srcdir_check() {
+	local w
+	w=$(find "$top" \( -path "$top/build" -o -path "$top/.git" \) -prune \
+	    -o ! -type d -newer "$1" -print | head -20)
+	[ -z "$w" ] || printf 'written by the tests:\n%s\n' "$w" >&2
+	[ -z "$w" ]
+	one $? "the tests wrote nothing in the source tree"
+}
+
+# dist_check DIR: make dist in stage gcc's tree; the tarball holds every
+# tracked file (tests/distlist.sh); make install and make uninstall into
+# a DESTDIR leave nothing behind. Stage deb builds the package from this
+# tarball (dist_tarball).
+dist_tarball() { ls "$top"/build/gcc/pam_u2f-*.tar.xz 2>/dev/null | head -1; }
+dist_check() {
+	local dir=$1 rc left d=$1/destdir
+	rm -f "$dir"/pam_u2f-*.tar.*
+	if ! make -C "$dir" -s dist >"$dir/dist.out" 2>&1; then
+		tail -20 "$dir/dist.out" >&2
+		one 1 "make dist"
+		return
+	fi
+	tests/distlist.sh "$(dist_tarball)" >"$dir/distlist.out" 2>&1
+	rc=$?
+	if [ $rc -eq 77 ]; then log "$(cat "$dir/distlist.out")"
+	else
+		[ $rc -eq 0 ] || cat "$dir/distlist.out" >&2
+		one $rc "make dist: the tarball holds every tracked file (tests/distlist.sh)"
+	fi
+	rm -rf "$d"
+	make -C "$dir" -s install DESTDIR="$d" >"$dir/install.out" 2>&1 &&
+	    make -C "$dir" -s uninstall DESTDIR="$d" >>"$dir/install.out" 2>&1
+	rc=$?
+	left=$(find "$d" ! -type d 2>/dev/null | head -20)
+	[ -z "$left" ] || { rc=1; printf 'left after uninstall:\n%s\n' "$left" >&2; }
+	[ $rc -eq 0 ] || tail -20 "$dir/install.out" >&2
+	one $rc "make install, make uninstall (DESTDIR): nothing left"
 }
 
 # shellcheck source=tests/hermetic.lib
@@ -203,6 +261,8 @@ cpu_now
 c_all=$cpu
 tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
 case " $stages " in *" vm "*|*" deb "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
+# stage gcc's configure arguments: the shipped ones, and -Werror
+eval "gcc_flags=(CC=gcc --enable-werror $(shipped_flags))"
 log "autogen"
 ./autogen.sh >/dev/null 2>&1 || { echo "autogen failed" >&2; echo "0 passed, 1 failed"; exit 1; }
 
@@ -222,8 +282,7 @@ vm_run() {	# vm_run OUT NAME [GROUP...]: tests/vm/run.sh, counted
 run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 	local s=$1 dir out rc p f files d
 	case $s in
-	gcc) stage_build gcc CC=gcc --enable-werror --enable-direct-verify \
-		--with-pcsclite --with-ldap ;;
+	gcc) stage_build gcc "${gcc_flags[@]}" ;;
 	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror \
 	    --with-ldap ;;
 	asan)
@@ -243,7 +302,7 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		# make check
 		log "stage distcheck: $(shipped_flags)"
 		dir="$top/build/gcc"
-		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-direct-verify
+		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc
 		make -C "$dir" -j"$tjobs" distcheck \
 		    DISTCHECK_CONFIGURE_FLAGS="$(shipped_flags)" \
 		    >"$top/build/distcheck.out" 2>&1
@@ -279,7 +338,7 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		# valgrind, scan-build, cppcheck (tests/analyze.sh): TAP lines
 		log "stage analyze"
 		dir="$top/build/gcc"
-		[ -f "$dir/Makefile" ] || configure_in "$dir" CC=gcc --enable-werror --enable-direct-verify
+		[ -f "$dir/Makefile" ] || configure_gcc
 		out="$top/build/analyze.out"
 		tests/analyze.sh "$dir" >"$out" 2>&1
 		p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
@@ -296,13 +355,14 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		out="$top/build/deb.out"
 		rm -rf "$d"
 		mkdir -p "$d"
-		{ tools/deps.sh deb vm && tools/copy-src.sh "$d/src" &&
+		{ tools/deps.sh deb vm && deb_src "$d/src" &&
 		    (cd "$d/src" && DEB_BUILD_OPTIONS=nocheck \
 			dpkg-buildpackage -b -us -uc -j"$jobs"); } >"$out" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || tail -40 "$out" >&2
-		one $rc "dpkg-buildpackage -b (make check of this configuration: stage distcheck)"
+		one $rc "dpkg-buildpackage -b (make check of this configuration: stage gcc)"
 		[ $rc -eq 0 ] || return
+		deb_clean_check "$d/src" "$out"
 		# byhand runs make install in build/gcc: bring it up to date
 		# here (after autogen, config.status would rerun under TCG)
 		make -C "$top/build/gcc" -s -j"$jobs" >>"$out" 2>&1
@@ -314,6 +374,35 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		esac ;;
 	*) log "unknown stage $s"; one 1 "stage $s" ;;
 	esac
+}
+
+deb_src() {	# deb_src DEST: stage gcc's tarball unpacked (else a copy)
+	local tb
+	tb=$(dist_tarball)
+	if [ -z "$tb" ]; then
+		log "deb: no tarball of stage gcc: from a copy of the tree"
+		tools/copy-src.sh "$1"
+		return
+	fi
+	mkdir -p "$1.unpack" && tar -C "$1.unpack" -xf "$tb" &&
+	    mv "$1.unpack"/pam_u2f-* "$1" && rmdir "$1.unpack" &&
+	    tar -tf "$tb" | sed -n 's|^[^/]*/||p' | grep -v '^$' |
+	    grep -v '/$' | sort >"$1.files"
+}
+
+# deb_clean_check SRC OUT: one step (when SRC came from the tarball):
+# debian/rules clean makes the tree the tarball's again, no file more
+# or fewer (distcheck's distclean check, on the build that ships).
+deb_clean_check() {
+	local diff
+	[ -f "$1.files" ] || return 0
+	(cd "$1" && debian/rules clean) >>"$2" 2>&1 || {
+		one 1 "debian/rules clean"; return; }
+	diff=$(cd "$1" && find . ! -type d | sed 's|^\./||' | sort |
+	    diff "$1.files" - | grep '^[<>]' | head -20)
+	[ -z "$diff" ] || printf '%s\n' "after debian/rules clean (< gone, > left):" "$diff" >&2
+	[ -z "$diff" ]
+	one $? "debian/rules clean: the tree is the tarball's again"
 }
 
 # timed_stage NAME: run_stage, then its wall and CPU time: logged, and a
@@ -385,9 +474,7 @@ times_table="$times_table
 case " $stages " in
 *" gcc "*) ;;
 *)	[ -z "$beside" ] || [ -f "$top/build/gcc/Makefile" ] ||
-	    configure_in "$top/build/gcc" CC=gcc --enable-werror \
-		--enable-direct-verify --with-pcsclite --with-ldap ||
-	    one 1 "configure build/gcc"
+	    configure_gcc || one 1 "configure build/gcc"
 	start_beside ;;
 esac
 for s in $stages; do

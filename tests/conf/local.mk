@@ -70,6 +70,7 @@ uninstall-local:
 
 # The options table against pam_u2f(8) and pam_u2f.conf(5).
 TESTS += tests/conf/manlint.sh
+ASAN_SKIP += tests/conf/manlint.sh # text only: mandoc on the page
 dist_check_SCRIPTS += tests/conf/manlint.sh
 
 # Phase 2: pamu2fcfg and pam_u2f.so agree through the file (pamtester).

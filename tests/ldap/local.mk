@@ -10,4 +10,5 @@ tests_ldap_test_ldescape_LDADD = ldap/libldhelp.la common/libcommon.la
 
 # Its man page: mandoc -T lint and the sections.
 TESTS += tests/ldap/manlint.sh
+ASAN_SKIP += tests/ldap/manlint.sh # text only: mandoc on the page
 dist_check_SCRIPTS += tests/ldap/manlint.sh

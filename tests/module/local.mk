@@ -90,6 +90,7 @@ tests_module_test_retcodes_LDADD = tests/lib/libtokenctl.la \
 # both programs: the module is an ordinary target, the token a check one.)
 
 TESTS += tests/module/manlint.sh
+ASAN_SKIP += tests/module/manlint.sh # text only: mandoc on the page
 dist_check_SCRIPTS += tests/module/manlint.sh
 
 # The configuration file seen by the module (issue 5; tests/conf/ holds

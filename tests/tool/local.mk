@@ -18,6 +18,7 @@ SLOW_TESTS += tests/tool/nfc.sh tests/tool/multikey.sh \
 # (tests/module, tests/hostile), and under valgrind (tests/analyze.sh).
 # The nss_wrapper tests run, with NSS_WRAPPER_DISABLE_DEEPBIND
 # (tests/module/modtest.c, asuser.sh).
+ASAN_SKIP += tests/tool/manlint.sh # text only: mandoc on the page
 ASAN_SKIP += tests/tool/module.sh tests/tool/ctap2.sh \
 	tests/tool/multikey.sh tests/tool/resident.sh tests/tool/silent.sh
 dist_check_SCRIPTS += $(TOOL_TESTS)
