@@ -16,11 +16,13 @@
 #             --enable-direct-verify: every test but those ASAN_SKIP lists
 #             (pamtester cannot load an ASan module; text-only checks)
 #   format    clang-format --dry-run -Werror over every .c and .h
-#   u2fhost   gcc, --with-libu2f-host, EVP, -Werror: tests/device/devcheck
-#             (the libu2f-host backend compiled by gcc) for VM group
-#             70-libu2fhost (asan runs the tests --with-libu2f-host)
+#   u2fhost   gcc, --with-libu2f-host, pcsclite, ldap, EVP, -Werror, the
+#             whole tree built through scan-build (tests/scanbuild.sh: the
+#             static analysis, which analyze then skips), and
+#             tests/device/devcheck for VM group 70-libu2fhost (asan runs
+#             the tests --with-libu2f-host)
 #   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
-#   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 240) split among the
+#   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 120) split among the
 #             harnesses, two at a time (FUZZ_SECONDS: that many each)
 #             (analyze and fuzz run in the background at nice 10 from the
 #             end of stage gcc, beside the stages after it: see beside)
@@ -153,16 +155,6 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 		hostlist_before "$dir/hostlist" &
 		hl_pid=$!
 	fi
-	if [ "$name" = u2fhost ]; then
-		# only what VM group 70-libu2fhost runs: every test runs
-		# --with-libu2f-host in stage asan (but the pamtester tests,
-		# which never choose backend=libu2f-host: they run in gcc),
-		# and the whole tree is built with the EVP checks in gcc
-		configure_in "$dir" "$@" &&
-		    make -C "$dir" -j"$jobs" -s tests/device/devcheck >/dev/null
-		one $? "u2fhost: tests/device/devcheck (libu2f-host backend, gcc, -Werror) for VM group 70-libu2fhost"
-		return
-	fi
 	if ! configure_in "$dir" "$@" || ! make -C "$dir" -j"$jobs" -s >/dev/null; then
 		one 1 "$name build"
 		[ -z "$hl_pid" ] || wait "$hl_pid"
@@ -182,6 +174,31 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	make -C "$dir" -j"$tjobs" check TESTS="$(echo $tests)" >"$dir/check.out" 2>&1
 	count_suite "$dir"
 	[ -s "$dir/test-suite.log" ] || one 1 "$name make check produced no results"
+}
+
+# stage_u2fhost: the tree --with-libu2f-host (and pcsclite, ldap), built
+# by gcc with -Werror through scan-build (tests/scanbuild.sh): one compile
+# gives the static analysis (stage analyze then skips its own) and
+# tests/device/devcheck for VM group 70-libu2fhost. No make check: every
+# test runs --with-libu2f-host in stage asan (but the pamtester tests,
+# which never choose backend=libu2f-host: they run in gcc).
+stage_u2fhost() {
+	local rc dir="$top/build/u2fhost" a=(--with-libu2f-host --enable-werror
+	    --with-ldap --with-pcsclite)
+	log "stage u2fhost: scan-build, configure CC=gcc ${a[*]}"
+	if command -v scan-build >/dev/null; then
+		tests/scanbuild.sh "$dir" "${a[@]}"
+		rc=$?
+		[ $rc -eq 0 ] || head -60 "$dir/scan-build.bugs" >&2
+		one $rc "u2fhost: the tree built by gcc -Werror through scan-build, no finding"
+	else
+		configure_in "$dir" CC=gcc "${a[@]}" && make -C "$dir" -j"$jobs" -s >/dev/null
+		one $? "u2fhost: the tree built by gcc -Werror (scan-build not installed)"
+	fi
+	make -C "$dir" -j"$jobs" -s tests/device/devcheck >"$dir/devcheck.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || tail -20 "$dir/devcheck.log" >&2
+	one $rc "u2fhost: tests/device/devcheck for VM group 70-libu2fhost"
 }
 
 # stage_gcc_check DIR TESTS: make check with a hostile configuration file
@@ -283,8 +300,7 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 	local s=$1 dir out rc p f files d
 	case $s in
 	gcc) stage_build gcc "${gcc_flags[@]}" ;;
-	u2fhost) stage_build u2fhost CC=gcc --with-libu2f-host --enable-werror \
-	    --with-ldap ;;
+	u2fhost) stage_u2fhost ;;
 	asan)
 		export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=0
 		export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -321,13 +337,13 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 			one $rc "clang-format check"
 		fi ;;
 	fuzz)
-		# every libFuzzer harness: FUZZ_TOTAL_SECONDS (default 240)
+		# every libFuzzer harness: FUZZ_TOTAL_SECONDS (default 120)
 		# split among them, two at a time (or FUZZ_SECONDS each)
 		log "stage fuzz"
 		out="$top/build/fuzz.out"
 		mkdir -p "$top/build"
 		[ -n "${FUZZ_SECONDS:-}" ] ||
-		    export FUZZ_TOTAL_SECONDS=${FUZZ_TOTAL_SECONDS:-240}
+		    export FUZZ_TOTAL_SECONDS=${FUZZ_TOTAL_SECONDS:-120}
 		FUZZ_CONFIGURE=--enable-werror fuzz/run.sh >"$out" 2>&1
 		rc=$?
 		p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
@@ -340,6 +356,10 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		dir="$top/build/gcc"
 		[ -f "$dir/Makefile" ] || configure_gcc
 		out="$top/build/analyze.out"
+		# stage u2fhost builds its tree through scan-build
+		case " $stages " in
+		*" u2fhost "*) export ANALYZE_NO_SCANBUILD="stage u2fhost runs it" ;;
+		esac
 		tests/analyze.sh "$dir" >"$out" 2>&1
 		p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
 		passed=$((passed + p)); failed=$((failed + f))

@@ -36,4 +36,4 @@ tests_hostile_test_pam_files_LDADD = $(PAM_HOSTILE_LDADD)
 
 # The threat model and the map from known attacks to tests; the
 # valgrind/scan-build/cppcheck run (tests/run.sh analyze, or by hand).
-EXTRA_DIST += SECURITY.md tests/analyze.sh
+EXTRA_DIST += SECURITY.md tests/analyze.sh tests/scanbuild.sh
