@@ -339,17 +339,18 @@ pcsc_connect(
     const char *reader, const struct log *lg, int ms, struct pcsc_link **out)
 {
 	struct open_call *c;
+	size_t len = strlen(reader);
 	int r;
 
 	*out = NULL;
-	if (strlen(reader) >= sizeof(c->reader))
+	if (len >= sizeof(c->reader))
 		return ERR_INVAL;
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (*out = calloc(1, sizeof(**out))) == NULL) {
 		free(c);
 		return ERR_NOMEM;
 	}
-	strcpy(c->reader, reader);
+	memcpy(c->reader, reader, len + 1);
 	c->wait_ms = ms / 2; /* pcsc-lite's own timeout, inside ours */
 	if ((r = pcsc_job_call(open_run, open_drop, c, ms)) == ERR_TIMEOUT)
 		log_msg(lg, "%s: %s: pcscd did not answer within %d ms",

@@ -110,16 +110,16 @@ xport_pcsc_wait_card(const char *const *paths, size_t n, bool arrival,
     const struct log *lg, int64_t deadline)
 {
 	struct wait_call *c;
-	size_t i, plen = strlen(XPORT_PCSC_PREFIX);
+	size_t i, len, plen = strlen(XPORT_PCSC_PREFIX);
 	int r, ms = util_ms_left(deadline);
 
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return ERR_NOMEM;
 	for (i = 0; i < n && c->n < PCSC_READERS_MAX; i++) {
 		if (!xport_is_pcsc(paths[i]) ||
-		    strlen(paths[i] + plen) >= sizeof(c->names[0]))
+		    (len = strlen(paths[i] + plen)) >= sizeof(c->names[0]))
 			continue;
-		strcpy(c->names[c->n++], paths[i] + plen);
+		memcpy(c->names[c->n++], paths[i] + plen, len + 1);
 	}
 	if (c->n == 0 || ms == 0) {
 		r = c->n == 0 ? ERR_INVAL : ERR_TIMEOUT;

@@ -83,11 +83,11 @@ ctx_job(struct xport_u2fh_ctx *ctx, size_t recvcap, struct u2fh_job **out)
 {
 	int r;
 
-	atomic_fetch_add(&ctx->refs, 1);
-	if ((r = u2fh_job_new(recvcap, ctx_unref_job, ctx, out)) != ERR_OK) {
-		ctx_unref(ctx);
+	if ((r = u2fh_job_new(recvcap, ctx_unref_job, ctx, out)) != ERR_OK)
 		return r;
-	}
+	/* the job's reference, dropped when it is freed (u2fh_job_new
+	 * starts nothing and calls no unref: nobody drops it before) */
+	atomic_fetch_add(&ctx->refs, 1);
 	(*out)->lib = ctx->lib;
 	(*out)->devs = ctx->devs;
 	return ERR_OK;
