@@ -200,3 +200,15 @@ tell_auth_failed(
 	else if (err == ERR_NO_UV)
 		tell_show(c, TELL_NO_UV);
 }
+
+void
+tell_remote_fail(struct call *c)
+{
+	tell_show(c, TELL_REMOTE_FAIL);
+}
+
+void
+tell_remote_no_agent(struct call *c)
+{
+	tell_show(c, TELL_REMOTE_NO_AGENT);
+}

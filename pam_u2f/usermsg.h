@@ -34,4 +34,9 @@ void tell_no_card(struct call *c, int timeout);
 void tell_auth_failed(
     struct call *c, int err, struct dev **devs, size_t ndevs, int64_t deadline);
 
+/* A remote session with remote=fail: no key can be used here. */
+void tell_remote_fail(struct call *c);
+/* A remote session with remote=agent and no agent to ask. */
+void tell_remote_no_agent(struct call *c);
+
 #endif
