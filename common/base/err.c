@@ -78,6 +78,20 @@ static const struct err_entry err_table[] = {
     {ERR_CTAP2, "ERR_CTAP2", "the key answered with an error status"},
     {ERR_NO_UV, "ERR_NO_UV", "user verification flag not set"},
     {ERR_UNAVAIL, "ERR_UNAVAIL", "the credential source is unavailable"},
+    {ERR_AGENT_SOCKET, "ERR_AGENT_SOCKET",
+	"the ssh-agent socket is not safe to use"},
+    {ERR_AGENT_CONNECT, "ERR_AGENT_CONNECT", "no ssh-agent at the socket"},
+    {ERR_AGENT_TIMEOUT, "ERR_AGENT_TIMEOUT",
+	"the ssh-agent did not answer in time"},
+    {ERR_AGENT_NO_KEY, "ERR_AGENT_NO_KEY",
+	"the ssh-agent holds none of the user's keys"},
+    {ERR_AGENT_REFUSED, "ERR_AGENT_REFUSED",
+	"the ssh-agent refused to sign (key not touched or not present?)"},
+    {ERR_AGENT_CONSTRAINED, "ERR_AGENT_CONSTRAINED",
+	"the ssh-agent refused to sign with a destination-constrained key "
+	"(ssh-add -h)"},
+    {ERR_AGENT_REPLY, "ERR_AGENT_REPLY",
+	"the ssh-agent's reply is oversized or malformed"},
 };
 
 static const struct err_entry *
