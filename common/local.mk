@@ -70,7 +70,10 @@ common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 # ssh/: ssh.h is the layer's interface (key lines, the agent exchange).
 common_ssh_libssh_la_SOURCES = \
 	common/ssh/ssh.h common/ssh/wire.c common/ssh/wire.h \
-	common/ssh/sshpub.c common/ssh/sshpub_int.h common/ssh/sshauth.c
+	common/ssh/sshpub.c common/ssh/sshpub_int.h \
+	common/ssh/sshsig.c common/ssh/sshsig.h \
+	common/ssh/agent.c common/ssh/agent.h common/ssh/agentsock.c \
+	common/ssh/sshauth.c
 
 common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authfile.c common/mapping/authfile.h \

@@ -84,12 +84,12 @@ static const struct err_entry err_table[] = {
     {ERR_AGENT_TIMEOUT, "ERR_AGENT_TIMEOUT",
 	"the ssh-agent did not answer in time"},
     {ERR_AGENT_NO_KEY, "ERR_AGENT_NO_KEY",
-	"the ssh-agent holds none of the user's keys"},
+	"the ssh-agent offers none of the user's keys (not added, or added "
+	"with ssh-add -h for this host only, which hides it here)"},
     {ERR_AGENT_REFUSED, "ERR_AGENT_REFUSED",
-	"the ssh-agent refused to sign (key not touched or not present?)"},
-    {ERR_AGENT_CONSTRAINED, "ERR_AGENT_CONSTRAINED",
-	"the ssh-agent refused to sign with a destination-constrained key "
-	"(ssh-add -h)"},
+	"the ssh-agent refused to sign: the key was not touched or is not "
+	"plugged in, or it was added with ssh-add -h (destination-constrained "
+	"keys sign SSH logins only)"},
     {ERR_AGENT_REPLY, "ERR_AGENT_REPLY",
 	"the ssh-agent's reply is oversized or malformed"},
 };

@@ -62,9 +62,8 @@ enum {
 	ERR_AGENT_TIMEOUT = -52, /* the agent did not answer in time */
 	ERR_AGENT_NO_KEY = -53,  /* the agent holds none of the user's keys */
 	ERR_AGENT_REFUSED = -54, /* the agent refused to sign */
-	ERR_AGENT_CONSTRAINED = -55, /* refused: destination-constrained key */
-	ERR_AGENT_REPLY = -56,       /* agent reply oversized or malformed */
-	ERR_LAST = -56
+	ERR_AGENT_REPLY = -55,   /* agent reply oversized or malformed */
+	ERR_LAST = -55
 };
 
 /* Short upper-case name, e.g. "ERR_TIMEOUT"; never NULL. */

@@ -104,9 +104,10 @@ struct sshauth_res {
 	uint32_t counter; /* the signed counter (the module logs it) */
 };
 
-/* Check the socket (sshagent.c: a path, not a symlink, a socket owned by
- * rq->uid in a directory no one else may write, peer credentials rq->uid
- * or root), connect, list identities, choose the first of keys[0..n-1]
+/* Check the socket (agent.h, agent_connect: an absolute path, not a
+ * symlink, a socket owned by rq->uid in a directory no one else may
+ * write, the listening peer's SO_PEERCRED uid rq->uid), connect, list
+ * identities, choose the first of keys[0..n-1]
  * the agent holds, ask it to sign a fresh SSHSIG challenge (sshsig.h
  * for the message) and verify the answer with crypto_verify.
  *
@@ -114,9 +115,17 @@ struct sshauth_res {
  * (unless the key's line says no-touch-required) and UV (when need_uv or
  * the line says verify-required); res then names the key, flags and
  * counter. Errors: ERR_AGENT_SOCKET, ERR_AGENT_CONNECT, ERR_AGENT_TIMEOUT,
- * ERR_AGENT_NO_KEY, ERR_AGENT_REFUSED, ERR_AGENT_CONSTRAINED,
- * ERR_AGENT_REPLY, ERR_VERIFY, ERR_NO_PRESENCE, ERR_NO_UV, ERR_INVAL,
- * ERR_NOMEM, ERR_RANDOM. */
+ * ERR_AGENT_NO_KEY, ERR_AGENT_REFUSED, ERR_AGENT_REPLY, ERR_VERIFY,
+ * ERR_NO_PRESENCE, ERR_NO_UV, ERR_INVAL, ERR_NOMEM, ERR_RANDOM.
+ *
+ * Destination-constrained keys (ssh-add -h), as OpenSSH 9.2's agent
+ * treats them (tests/ssh/README): on a forwarded connection a key
+ * constrained to this host only is not listed (ERR_AGENT_NO_KEY); one
+ * allowed beyond this host ("here>there") is listed, and every request
+ * to sign anything but an SSH login is refused with SSH_AGENT_FAILURE,
+ * as on a local connection (ERR_AGENT_REFUSED). The agent's answer is
+ * the same as for a key not plugged in or not touched, so the two codes'
+ * messages name the constraint as one cause; no reply tells it apart. */
 int sshauth_run(const struct sshauth_req *rq, const struct sshpub *keys,
     size_t n, struct sshauth_res *res);
 

@@ -57,6 +57,19 @@ reserve(struct wire *w, size_t n)
 	return ERR_OK;
 }
 
+uint8_t *
+wire_grow(struct wire *w, size_t n)
+{
+	uint8_t *p;
+
+	if (reserve(w, n) != ERR_OK)
+		return NULL;
+	p = w->p + w->len;
+	memset(p, 0, n);
+	w->len += n;
+	return p;
+}
+
 void
 wire_put_raw(struct wire *w, const void *p, size_t len)
 {

@@ -24,6 +24,9 @@ void wire_clear(struct wire *w);
 void wire_put_u8(struct wire *w, uint8_t v);
 void wire_put_u32(struct wire *w, uint32_t v);
 void wire_put_u64(struct wire *w, uint64_t v);
+/* Extend by n zero bytes and return where they start (to read into);
+ * NULL after a failure. */
+uint8_t *wire_grow(struct wire *w, size_t n);
 void wire_put_raw(struct wire *w, const void *p, size_t len);
 /* uint32 length, then the bytes. */
 void wire_put_string(struct wire *w, const void *p, size_t len);
