@@ -86,7 +86,8 @@ common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authcmd_int.h common/mapping/authcmd_path.c \
 	common/mapping/authcmd.h common/mapping/authcache.c \
 	common/mapping/authcache.h common/mapping/authcmd_user.c \
-	common/mapping/authcmd_user.h
+	common/mapping/authcmd_user.h common/mapping/sshline.c \
+	common/mapping/sshline.h
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \

@@ -4,6 +4,7 @@
 # twice). Only pam_sm_authenticate and pam_sm_setcred are exported.
 noinst_LTLIBRARIES += pam_u2f/libmodule.la
 pam_u2f_libmodule_la_SOURCES = \
+	pam_u2f/agentflow.c pam_u2f/agentflow.h \
 	pam_u2f/args.c pam_u2f/args.h \
 	pam_u2f/authflow.c pam_u2f/authflow.h pam_u2f/callctx.h \
 	pam_u2f/authpending.c pam_u2f/authpending.h \

@@ -5,6 +5,7 @@
  * local one. */
 #include "config.h"
 
+#include "agentflow.h"
 #include "base/err.h"
 #include "conf/opts.h"
 #include "remote.h"
@@ -49,10 +50,5 @@ remoteflow_fail(struct call *c)
 int
 remoteflow_agent(struct call *c)
 {
-	/* Until the ssh-agent layer (ssh.h) is wired in, refused:
-	 * never the local wait, never a pass. */
-	debug_err(&c->dbg,
-	    "remote=agent: the ssh-agent path is not built "
-	    "in yet: refused");
-	return ERR_UNSUPPORTED;
+	return agentflow_run(c);
 }

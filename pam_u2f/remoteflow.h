@@ -18,7 +18,7 @@ int remoteflow_classify(struct call *c, const struct remsess_roots *roots);
 int remoteflow_fail(struct call *c);
 
 /* remote=agent in a remote session: the user's OpenSSH FIDO keys signed
- * through the forwarded ssh-agent. */
+ * through the forwarded ssh-agent (agentflow_run). */
 int remoteflow_agent(struct call *c);
 
 #endif

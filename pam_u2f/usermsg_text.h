@@ -57,5 +57,14 @@
 	"This is a remote session and no ssh-agent was forwarded: connect "    \
 	"with ssh -A (and keep SSH_AUTH_SOCK through sudo) to use the "        \
 	"security key on your own machine."
+#define TELL_REMOTE_AGENT_REFUSED                                              \
+	"Your ssh-agent did not sign with a key registered for you here: "     \
+	"the key is not in the agent (ssh-add -L lists it), was not touched "  \
+	"in time, or was added with destination constraints (ssh-add -h), "    \
+	"which forbid this use."
+#define TELL_REMOTE_NO_KEYS                                                    \
+	"No OpenSSH security key is registered for %s on this host. With "     \
+	"your agent forwarded, register one with: pamu2fcfg --ssh-agent "      \
+	"(or ask an administrator)."
 
 #endif
