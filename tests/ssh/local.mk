@@ -12,10 +12,19 @@ tests_ssh_sshdrv_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 # OpenSSH (failed under CI=true).
 TESTS += tests/ssh/openssh.sh
 dist_check_SCRIPTS += tests/ssh/openssh.sh
-EXTRA_DIST += tests/ssh/sshd.lib tests/ssh/README
+EXTRA_DIST += tests/ssh/sshd.lib
 SLOW_TESTS += tests/ssh/openssh.sh
 
 # A hostile agent of our own (python3-cryptography) and the socket checks.
 TESTS += tests/ssh/hostile.sh
 dist_check_SCRIPTS += tests/ssh/hostile.sh
 EXTRA_DIST += tests/ssh/hostile_agent.py
+
+# Unit tests: key lines, SSHSIG (ssh-keygen's signatures: sshsig_kat.h).
+check_PROGRAMS += tests/ssh/test_sshpub
+TESTS += tests/ssh/test_sshpub
+tests_ssh_test_sshpub_SOURCES = tests/ssh/test_sshpub.c \
+	tests/ssh/sshsig_kat.h tests/lib/test.h
+tests_ssh_test_sshpub_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_ssh_test_sshpub_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+EXTRA_DIST += tests/ssh/README
