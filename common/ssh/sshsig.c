@@ -31,7 +31,8 @@ sshsig_chal_clear(struct sshsig_chal *c)
 }
 
 int
-sshsig_data(const uint8_t *msg, size_t msg_len, struct sshsig_chal *c)
+sshsig_data(
+    const char *ns, const uint8_t *msg, size_t msg_len, struct sshsig_chal *c)
 {
 	uint8_t h[CRYPTO_SHA512_LEN];
 	struct wire w;
@@ -41,7 +42,7 @@ sshsig_data(const uint8_t *msg, size_t msg_len, struct sshsig_chal *c)
 		return r;
 	wire_init(&w, SSHSIG_CHAL_MAX);
 	wire_put_raw(&w, SSHSIG_MAGIC, strlen(SSHSIG_MAGIC));
-	wire_put_cstring(&w, SSHAUTH_NAMESPACE);
+	wire_put_cstring(&w, ns);
 	wire_put_cstring(&w, "");
 	wire_put_cstring(&w, SSHAUTH_HASHALG);
 	wire_put_string(&w, h, sizeof(h));
@@ -91,7 +92,8 @@ sshsig_chal_new(const char *user, const char *service, const char *host,
 	}
 	c->msg = w.p;
 	c->msg_len = w.len;
-	if ((r = sshsig_data(c->msg, c->msg_len, c)) != ERR_OK)
+	if ((r = sshsig_data(SSHAUTH_NAMESPACE, c->msg, c->msg_len, c)) !=
+	    ERR_OK)
 		sshsig_chal_clear(c);
 	return r;
 }

@@ -42,8 +42,10 @@ struct sshsig_chal {
  * ERR_NOMEM, ERR_CRYPTO. Free with sshsig_chal_clear. */
 int sshsig_chal_new(const char *user, const char *service, const char *host,
     uint64_t t, struct sshsig_chal *c);
-/* The data signed for any message (the second half of the above). */
-int sshsig_data(const uint8_t *msg, size_t msg_len, struct sshsig_chal *c);
+/* The data signed for any message under namespace ns (the second half
+ * of the above, with SSHAUTH_NAMESPACE): into c->data. */
+int sshsig_data(
+    const char *ns, const uint8_t *msg, size_t msg_len, struct sshsig_chal *c);
 void sshsig_chal_clear(struct sshsig_chal *c);
 
 /* Check an agent's signature blob (string type, string sig, byte flags,
