@@ -89,10 +89,12 @@ remote_rhost_other(const char *rhost)
 	    !remote_is_self(rhost);
 }
 
-/* SSH_CONNECTION or SSH_CLIENT set and not empty, in the PAM environment
- * or the process's: the fallback without logind. Its name, or NULL. */
+/* SSH_CONNECTION or SSH_CLIENT set and not empty, in the PAM environment,
+ * the process's, or the one it was started with (PROC/self/environ:
+ * sudo's env_reset has emptied the others by now): the fallback
+ * without logind. Its name, or NULL. */
 static const char *
-remote_ssh_env(pam_handle_t *pamh)
+remote_ssh_env(pam_handle_t *pamh, const struct remsess_roots *roots)
 {
 	static const char *const names[] = {"SSH_CONNECTION", "SSH_CLIENT"};
 	const char *v;
@@ -102,7 +104,8 @@ remote_ssh_env(pam_handle_t *pamh)
 		v = pam_getenv(pamh, names[i]);
 		if (v == NULL || v[0] == '\0')
 			v = getenv(names[i]);
-		if (v != NULL && v[0] != '\0')
+		if ((v != NULL && v[0] != '\0') ||
+		    remsess_environ_has(roots, names[i]))
 			return names[i];
 	}
 	return NULL;
@@ -134,7 +137,7 @@ remote_session(pam_handle_t *pamh, const struct remsess_roots *roots,
 	default:
 		return ERR_SYSTEM;
 	}
-	if (!trusted_only && remote_ssh_env(pamh) != NULL) {
+	if (!trusted_only && remote_ssh_env(pamh, roots) != NULL) {
 		*why = "no logind session; SSH_CONNECTION or SSH_CLIENT is set";
 		return ERR_OK;
 	}

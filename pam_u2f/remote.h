@@ -28,7 +28,8 @@ bool remote_client(pam_handle_t *pamh, const char **why);
  *     under roots): remote or local as it says;
  *  3. no answer from logind (no logind, or the process in no session):
  *     remote when SSH_CONNECTION or SSH_CLIENT is set and not empty in
- *     the PAM environment or the process's, unless trusted_only (the
+ *     the PAM environment, the process's, or the one the process was
+ *     started with (PROC/self/environ), unless trusted_only (the
  *     environment is the user's to set: remote=ignore must not take it);
  *     else local.
  * ERR_OK with *remote and *why (a static text for the log);

@@ -17,6 +17,7 @@
 
 #include "base/err.h"
 #include "base/safefile.h"
+#include "base/util.h"
 #include "remsess.h"
 
 #define REMSESS_FILE_MAX (64 * 1024)
@@ -202,4 +203,22 @@ remsess_logind(const struct remsess_roots *roots, char *id, const char **why)
 				   : "logind: the session is local";
 	free(buf);
 	return v;
+}
+
+bool
+remsess_environ_has(const struct remsess_roots *roots, const char *name)
+{
+	char *buf = NULL;
+	size_t len = 0, n = strlen(name), at, l;
+	bool found = false;
+
+	if (remsess_read(roots->proc, "self/environ", &buf, &len) != ERR_OK)
+		return false;
+	for (at = 0; at < len && !found; at += l + 1) {
+		l = strnlen(buf + at, len - at);
+		found = l > n + 1 && memcmp(buf + at, name, n) == 0 &&
+		    buf[at + n] == '=';
+	}
+	util_freezero(buf, len);
+	return found;
 }

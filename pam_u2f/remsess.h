@@ -51,4 +51,9 @@ enum remsess_verdict remsess_logind(
  * with ID of 1..REMSESS_ID_MAX letters and digits. */
 bool remsess_cgroup_line(const char *line, size_t len, char *id);
 
+/* Is name set, and not empty, in PROC/self/environ: the environment the
+ * process was started with (sudo replaces its environ before PAM runs,
+ * but not this)? False when the file cannot be read. */
+bool remsess_environ_has(const struct remsess_roots *roots, const char *name);
+
 #endif

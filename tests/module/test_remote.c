@@ -41,6 +41,23 @@ put(const char *rel, const char *text, mode_t mode)
 	chmod(path, mode);
 }
 
+/* PROC/self/environ: len bytes of text (NUL-separated). */
+static void
+put_env(const char *text, size_t len)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/self/environ", proc);
+	unlink(path);
+	if ((f = fopen(path, "w")) == NULL) {
+		T_FAIL_AT("cannot write %s", path);
+		return;
+	}
+	T_EQ_INT(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
 static void
 rm(const char *rel)
 {
@@ -286,6 +303,21 @@ test_rule(void)
 	T_EQ_ERR(rule(h, NULL, false, &rem), ERR_OK);
 	T_TRUE(!rem);
 	unsetenv("SSH_CLIENT");
+	/* the environment the process started with (sudo empties the
+	 * others before PAM runs): /proc/self/environ */
+	T_EQ_ERR(rule(h, NULL, false, &rem), ERR_OK);
+	T_TRUE(!rem);
+	put_env("A=1\0SSH_CONNECTION=192.0.2.7 5 192.0.2.1 22\0B=2", 47);
+	T_EQ_ERR(rule(h, NULL, false, &rem), ERR_OK);
+	T_TRUE(rem);
+	T_EQ_ERR(rule(h, NULL, true, &rem), ERR_OK);
+	T_TRUE(!rem);
+	put_env("SSH_CLIENT=192.0.2.7 5 22", 25); /* last, no NUL */
+	T_EQ_ERR(rule(h, NULL, false, &rem), ERR_OK);
+	T_TRUE(rem);
+	put_env("SSH_CONNECTION=\0XSSH_CLIENT=1\0SSH_CLIENTX=1\0", 44);
+	T_EQ_ERR(rule(h, NULL, false, &rem), ERR_OK);
+	T_TRUE(!rem);
 	pam_end(h, PAM_SUCCESS);
 }
 
