@@ -8,6 +8,8 @@
 #              and CTAP2 (ctap2/)
 #   transport  moving messages: CTAPHID, hidraw, unix:, libu2f-host,
 #              PC/SC (ISO 7816 APDUs)
+#   ssh        OpenSSH FIDO keys through the ssh-agent: key lines,
+#              SSHSIG challenges, the agent client (over crypto, base)
 #   crypto     the only OpenSSL user          (a leaf over base)
 #   mapping    credential sources: mapping files, OpenSSH keys (leaf)
 #   conf       every option, the config file  (leaf)
@@ -29,7 +31,7 @@
 #   mapping lines, read with the same parsers as a mapping file.
 # common/libcommon.la is the union that programs link.
 COMMON_LAYERS = common/base/libbase.la common/crypto/libcrypto.la \
-	common/mapping/libmapping.la common/conf/libconf.la \
+	common/ssh/libssh.la common/mapping/libmapping.la common/conf/libconf.la \
 	common/transport/libtransport.la common/proto/libproto.la \
 	common/device/libdevice.la common/auth/libauth.la
 noinst_LTLIBRARIES += $(COMMON_LAYERS) common/libcommon.la
@@ -37,8 +39,8 @@ common_libcommon_la_SOURCES =
 common_libcommon_la_LIBADD = common/auth/libauth.la \
 	common/device/libdevice.la common/proto/libproto.la \
 	common/transport/libtransport.la common/conf/libconf.la \
-	common/mapping/libmapping.la common/crypto/libcrypto.la \
-	common/base/libbase.la \
+	common/mapping/libmapping.la common/ssh/libssh.la \
+	common/crypto/libcrypto.la common/base/libbase.la \
 	$(LIBCRYPTO_LIBS) $(LIBCONFUSE_LIBS) $(LIBU2FHOST_LIBS) \
 	$(PCSCLITE_LIBS) -lpthread
 
@@ -65,6 +67,14 @@ common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
+# ssh/: ssh.h is the layer's interface (key lines, the agent exchange).
+common_ssh_libssh_la_SOURCES = \
+	common/ssh/ssh.h common/ssh/wire.c common/ssh/wire.h \
+	common/ssh/sshpub.c common/ssh/sshpub_int.h \
+	common/ssh/sshsig.c common/ssh/sshsig.h \
+	common/ssh/agent.c common/ssh/agent.h common/ssh/agentsock.c \
+	common/ssh/sshauth.c
+
 common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authfile.c common/mapping/authfile.h \
 	common/mapping/authfile_int.h common/mapping/authscan.c \
@@ -76,7 +86,8 @@ common_mapping_libmapping_la_SOURCES = \
 	common/mapping/authcmd_int.h common/mapping/authcmd_path.c \
 	common/mapping/authcmd.h common/mapping/authcache.c \
 	common/mapping/authcache.h common/mapping/authcmd_user.c \
-	common/mapping/authcmd_user.h
+	common/mapping/authcmd_user.h common/mapping/sshline.c \
+	common/mapping/sshline.h
 
 common_conf_libconf_la_SOURCES = \
 	common/conf/conf.c common/conf/conf.h \
@@ -151,6 +162,7 @@ common_auth_libauth_la_SOURCES = \
 # other flags (fuzz/local.mk).
 COMMON_SOURCES = $(common_base_libbase_la_SOURCES) \
 	$(common_crypto_libcrypto_la_SOURCES) \
+	$(common_ssh_libssh_la_SOURCES) \
 	$(common_mapping_libmapping_la_SOURCES) \
 	$(common_conf_libconf_la_SOURCES) \
 	$(common_transport_libtransport_la_SOURCES) \

@@ -23,6 +23,7 @@
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "manualconv.h"
+#include "remoteflow.h"
 #include "retval.h"
 #include "usermsg.h"
 #include "touchwait.h"
@@ -103,6 +104,7 @@ call_user(struct call *c)
 int
 call_authenticate(struct call *c)
 {
+	const struct remsess_roots roots = REMSESS_ROOTS_HOST;
 	int r;
 	bool none = false;
 
@@ -111,6 +113,16 @@ call_authenticate(struct call *c)
 			c->what = RETVAL_NO_USER;
 		return r;
 	}
+	if ((r = remoteflow_classify(c, &roots)) != ERR_OK)
+		return r;
+	if (c->remote && c->opt.remote == CONF_REMOTE_IGNORE) {
+		debug_warn(
+		    &c->dbg, "remote=ignore: PAM_IGNORE for %s", c->user);
+		c->what = RETVAL_REMOTE_IGNORE;
+		return ERR_OK;
+	}
+	if (c->remote && c->opt.remote == CONF_REMOTE_AGENT)
+		return remoteflow_agent(c);
 	if (c->opt.authcmd != NULL) {
 		r = cmdsource_load(
 		    &c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds, &none);
@@ -128,6 +140,8 @@ call_authenticate(struct call *c)
 	 * never skipped, before any device is opened. */
 	if ((r = auth_check_creds(c->creds, c->ncreds, &c->dbg.err)) != ERR_OK)
 		return r;
+	if (c->remote && c->opt.remote == CONF_REMOTE_FAIL)
+		return remoteflow_fail(c);
 	if (c->opt.manual)
 		return manualconv_run(c);
 	return touch_run(c);

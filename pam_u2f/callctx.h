@@ -35,6 +35,7 @@ struct call {
 	bool waited; /* the wait for the touch began (after the cue) */
 	bool tap;    /* a key on a reader is there: "touch or tap" */
 	bool cued;   /* the cue was shown (once a call) */
+	bool remote; /* remoteflow_classify: the session is remote */
 };
 
 #endif

@@ -269,3 +269,14 @@ cmdsource_load(const struct options *o, const struct passwd *pw,
 	util_freezero(out, len);
 	return r;
 }
+
+int
+cmdsource_output(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, char **out, size_t *len)
+{
+	bool unreachable = false;
+
+	*out = NULL;
+	*len = 0;
+	return cs_run(o, pw, dbg, out, len, &unreachable);
+}

@@ -35,4 +35,12 @@
 int cmdsource_load(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct cred **creds, size_t *n, bool *no_creds);
 
+/* Run o->authcmd for pw as cmdsource_load does, without authcmd_cache,
+ * and give its output whole (remote=agent reads it as authorized_keys
+ * lines): *out, *len, to free with util_freezero. Errors as
+ * cmdsource_load's (never ERR_NOT_FOUND: the output is the caller's to
+ * read). */
+int cmdsource_output(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, char **out, size_t *len);
+
 #endif

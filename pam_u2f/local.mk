@@ -4,6 +4,7 @@
 # twice). Only pam_sm_authenticate and pam_sm_setcred are exported.
 noinst_LTLIBRARIES += pam_u2f/libmodule.la
 pam_u2f_libmodule_la_SOURCES = \
+	pam_u2f/agentflow.c pam_u2f/agentflow.h \
 	pam_u2f/args.c pam_u2f/args.h \
 	pam_u2f/authflow.c pam_u2f/authflow.h pam_u2f/callctx.h \
 	pam_u2f/authpending.c pam_u2f/authpending.h \
@@ -15,6 +16,8 @@ pam_u2f_libmodule_la_SOURCES = \
 	pam_u2f/pinask.c pam_u2f/pinask.h \
 	pam_u2f/privdrop.c pam_u2f/privdrop.h \
 	pam_u2f/remote.c pam_u2f/remote.h \
+	pam_u2f/remoteflow.c pam_u2f/remoteflow.h \
+	pam_u2f/remsess.c pam_u2f/remsess.h \
 	pam_u2f/retval.c pam_u2f/retval.h \
 	pam_u2f/touchwait.c pam_u2f/touchwait.h \
 	pam_u2f/userfile.c pam_u2f/userfile.h \

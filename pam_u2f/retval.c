@@ -50,7 +50,7 @@ retval_pam(int err, enum retval_what what, bool nouserok)
 		return PAM_AUTH_ERR;
 	switch (err) {
 	case ERR_OK:
-		return PAM_SUCCESS;
+		return what == RETVAL_REMOTE_IGNORE ? PAM_IGNORE : PAM_SUCCESS;
 	case ERR_FILE:
 	case ERR_FILE_UNSAFE:
 	case ERR_PARSE:

@@ -307,3 +307,20 @@ fail:
 	util_freezero(buf, len);
 	return r;
 }
+
+int
+userfile_read_whole(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct userfile *uf, char **buf, size_t *len)
+{
+	int r;
+
+	*buf = NULL;
+	*len = 0;
+	if ((r = userfile_path(o, pw, dbg, uf)) != ERR_OK)
+		return r;
+	debug_msg(dbg, "mapping file %s (%s)%s, for @ssh-sk lines", uf->path,
+	    uf->source, uf->drop ? ", read as the user" : "");
+	r = userfile_read(uf, pw, dbg, NULL, buf, len);
+	uf->missing = r == ERR_NOT_FOUND;
+	return r;
+}

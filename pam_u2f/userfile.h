@@ -42,5 +42,13 @@ int userfile_load(const struct options *o, const struct passwd *pw,
     const struct debug *dbg, struct userfile *uf, struct cred **creds,
     size_t *n, enum retval_what *what);
 void userfile_clear(struct userfile *uf);
+/* The whole file userfile_path chooses (left in *uf), read as
+ * userfile_load reads it (privileges, owner and mode checks, size cap),
+ * for a parser of another line form (remote=agent's @ssh-sk lines).
+ * ERR_NOT_FOUND (uf->missing) when it does not exist; other errors as
+ * userfile_load's, logged. *buf is NUL-terminated; free it with
+ * util_freezero(*buf, *len). */
+int userfile_read_whole(const struct options *o, const struct passwd *pw,
+    const struct debug *dbg, struct userfile *uf, char **buf, size_t *len);
 
 #endif

@@ -200,3 +200,30 @@ tell_auth_failed(
 	else if (err == ERR_NO_UV)
 		tell_show(c, TELL_NO_UV);
 }
+
+void
+tell_remote_fail(struct call *c)
+{
+	tell_show(c, TELL_REMOTE_FAIL);
+}
+
+void
+tell_remote_no_agent(struct call *c)
+{
+	tell_show(c, TELL_REMOTE_NO_AGENT);
+}
+
+void
+tell_remote_agent_refused(struct call *c)
+{
+	tell_show(c, TELL_REMOTE_AGENT_REFUSED);
+}
+
+void
+tell_remote_no_keys(struct call *c)
+{
+	char msg[TELL_MAX];
+
+	snprintf(msg, sizeof(msg), TELL_REMOTE_NO_KEYS, c->user);
+	tell_show(c, msg);
+}

@@ -34,4 +34,14 @@ void tell_no_card(struct call *c, int timeout);
 void tell_auth_failed(
     struct call *c, int err, struct dev **devs, size_t ndevs, int64_t deadline);
 
+/* A remote session with remote=fail: no key can be used here. */
+void tell_remote_fail(struct call *c);
+/* A remote session with remote=agent and no agent to ask. */
+void tell_remote_no_agent(struct call *c);
+/* remote=agent: the agent holds none of the keys, or refused to sign
+ * (a destination-constrained key is one cause: ssh/ssh.h). */
+void tell_remote_agent_refused(struct call *c);
+/* remote=agent: the user has no @ssh-sk line (or authcmd= key). */
+void tell_remote_no_keys(struct call *c);
+
 #endif

@@ -47,5 +47,24 @@
 #define TELL_NO_UV                                                             \
 	"The security key signed without verifying you (no PIN or "            \
 	"fingerprint check): refused."
+#define TELL_REMOTE_FAIL                                                       \
+	"This is a remote session: a security key cannot be plugged in "       \
+	"here, and this host does not take one through SSH (remote=fail)."
+#define TELL_REMOTE_AGENT_CUE                                                  \
+	"Touch the security key on your own machine (through your "            \
+	"forwarded ssh-agent)."
+#define TELL_REMOTE_NO_AGENT                                                   \
+	"This is a remote session and no ssh-agent was forwarded: connect "    \
+	"with ssh -A (and keep SSH_AUTH_SOCK through sudo) to use the "        \
+	"security key on your own machine."
+#define TELL_REMOTE_AGENT_REFUSED                                              \
+	"Your ssh-agent did not sign with a key registered for you here: "     \
+	"the key is not in the agent (ssh-add -L lists it), was not touched "  \
+	"in time, or was added with destination constraints (ssh-add -h), "    \
+	"which forbid this use."
+#define TELL_REMOTE_NO_KEYS                                                    \
+	"No OpenSSH security key is registered for %s on this host. With "     \
+	"your agent forwarded, register one with: pamu2fcfg --ssh-agent "      \
+	"(or ask an administrator)."
 
 #endif

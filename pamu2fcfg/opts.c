@@ -33,7 +33,8 @@ enum {
 	OPT_ATTRIBUTE,
 	OPT_AUDIT,
 	OPT_UIDS,
-	OPT_LOGIN_DEFS
+	OPT_LOGIN_DEFS,
+	OPT_SSH_AGENT
 };
 
 #define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
@@ -69,6 +70,7 @@ static const struct option long_opts[] = {
     {"audit", optional_argument, NULL, OPT_AUDIT},
     {"uids", required_argument, NULL, OPT_UIDS},
     {"login-defs", required_argument, NULL, OPT_LOGIN_DEFS},
+    {"ssh-agent", no_argument, NULL, OPT_SSH_AGENT},
     {NULL, 0, NULL, 0},
 };
 
@@ -118,6 +120,10 @@ static const char usage_text[] =
     "                           UID_MIN-UID_MAX of /etc/login.defs\n"
     "      --uids=MIN-MAX       --audit's uid range instead\n"
     "      --login-defs=FILE    read UID_MIN and UID_MAX from FILE\n"
+    "      --ssh-agent          the FIDO keys of your ssh-agent\n"
+    "                           (SSH_AUTH_SOCK) as @ssh-sk lines for\n"
+    "                           remote=agent: printed, or with --add\n"
+    "                           added to FILE\n"
     "  -d, --debug              print debugging information on stderr\n"
     "  -v, --verbose            print the attestation subject and the device\n"
     "  -h, --help               print this help and exit\n"
@@ -397,6 +403,9 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return set_str(&o->attribute, arg);
 	case OPT_AUDIT:
 		return set_mode(o, TOOL_AUDIT, arg);
+	case OPT_SSH_AGENT:
+		o->ssh_agent = true;
+		return true;
 	case OPT_UIDS:
 		return parse_uids(o, arg);
 	case OPT_LOGIN_DEFS:
@@ -518,6 +527,30 @@ check_protect(const struct tool_opts *o)
 	return true;
 }
 
+/* --ssh-agent prints or adds (--add) the agent's keys: no other mode,
+ * and no option of a registration. */
+static bool
+check_ssh_agent(const struct tool_opts *o)
+{
+	if (!o->ssh_agent)
+		return true;
+	if (o->mode != TOOL_PRINT && o->mode != TOOL_ADD) {
+		tool_msg("--ssh-agent prints the agent's keys, or adds them "
+			 "with --add; not with --list, --remove, --check or "
+			 "--audit");
+		return false;
+	}
+	if (o->nouser || o->passkey || o->resident || o->pin || o->uv ||
+	    o->no_presence || o->cred_protect != 0 || o->cf.ndevices > 0 ||
+	    o->type != COSE_ES256) {
+		tool_msg("--ssh-agent takes no option of a registration (-n, "
+			 "--format, -r, -N, -V, -P, -c, -t, --device): the "
+			 "keys are the agent's, as ssh-keygen made them");
+		return false;
+	}
+	return true;
+}
+
 /* What argv left over may mean: one FILE after a mode option. */
 static bool
 check_combination(struct tool_opts *o, int argc, char **argv)
@@ -544,7 +577,7 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 		tool_msg("-n/--nouser only applies when printing a line");
 		return false;
 	}
-	return check_protect(o) && check_passkey(o);
+	return check_protect(o) && check_passkey(o) && check_ssh_agent(o);
 }
 
 bool

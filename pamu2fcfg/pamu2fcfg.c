@@ -26,10 +26,10 @@ main(int argc, char **argv)
 	}
 	switch (o.mode) {
 	case TOOL_PRINT:
-		status = enroll_print(&o);
+		status = o.ssh_agent ? sshagent_run(&o) : enroll_print(&o);
 		break;
 	case TOOL_ADD:
-		status = manage_add(&o);
+		status = o.ssh_agent ? sshagent_run(&o) : manage_add(&o);
 		break;
 	case TOOL_LIST:
 		status = manage_list(&o);

@@ -78,6 +78,7 @@ struct tool_opts {
 	unsigned long uid_min, uid_max; /* --uids, for --audit */
 	bool uids_set;
 	char *login_defs;      /* --login-defs; NULL: TOOL_LOGIN_DEFS */
+	bool ssh_agent;        /* --ssh-agent: the agent's keys (sshagent.c) */
 	struct tool_asuser as; /* asuser_begin */
 	struct log sink;       /* prints to stderr */
 	const struct log *lg;  /* &sink with -d, NULL otherwise */
@@ -248,6 +249,14 @@ int manage_find(const struct tool_opts *o, const char *path, const char *buf,
     size_t len, struct cred **creds, size_t *n);
 /* Same key handle or same public key. */
 bool manage_same_cred(const struct cred *a, const struct cred *b);
+
+/* sshagent.c: --ssh-agent: the FIDO keys of the agent at SSH_AUTH_SOCK
+ * (ssh/ssh.h, sshagent_list_sk, the socket owned by the effective uid),
+ * as "@ssh-sk USER KEY" lines (common/mapping/sshline.h): printed on
+ * stdout (TOOL_PRINT), or added to the mapping file (TOOL_ADD: those
+ * not there yet, atomically, under the file's lock: mapfile_update).
+ * The exit status. */
+int sshagent_run(const struct tool_opts *o);
 
 /* check.c: --check. */
 int check_run(const struct tool_opts *o);

@@ -13,11 +13,13 @@ cd "$top" || exit 1
 allowed() {	# allowed FOLDER: the folders FOLDER may include
 	case $1 in
 	base) echo "base" ;;
-	crypto | mapping | conf | transport) echo "base $1" ;;
+	crypto | conf | transport) echo "base $1" ;;
+	ssh) echo "base crypto ssh" ;;
+	mapping) echo "base ssh mapping" ;;
 	proto) echo "base crypto transport proto" ;;
 	device) echo "base crypto transport proto device" ;;
-	auth) echo "base crypto transport proto device auth" ;;
-	pam_u2f | pamu2fcfg) echo "base crypto mapping conf transport proto device auth $1" ;;
+	auth) echo "base crypto ssh transport proto device auth" ;;
+	pam_u2f | pamu2fcfg) echo "base crypto ssh mapping conf transport proto device auth $1" ;;
 	ldap) echo "base conf ldap" ;;
 	*) echo "" ;;
 	esac

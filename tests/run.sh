@@ -277,6 +277,10 @@ t_all=$SECONDS
 cpu_now
 c_all=$cpu
 tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
+# OpenSSH unpacked for tests/ssh/openssh.sh (never installed), and the
+# directory its tests read.
+PU_OPENSSH_DIR=$(tools/openssh-private.sh) || { echo "0 passed, 1 failed"; exit 1; }
+export PU_OPENSSH_DIR
 case " $stages " in *" vm "*|*" deb "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
 # stage gcc's configure arguments: the shipped ones, and -Werror
 eval "gcc_flags=(CC=gcc --enable-werror $(shipped_flags))"

@@ -5,7 +5,8 @@
 #   build  compile the module, pamu2fcfg and the LDAP helper
 #   demo   what tools/demo.sh needs: build, plus pamtester
 #   test   make check and tests/run.sh's stages (clang, valgrind, slapd,
-#          pcscd, vsmartcard, python3-fido2, licensecheck, ...: about 1.6 GB)
+#          pcscd, vsmartcard, python3-fido2, licensecheck, ...: about 1.6 GB;
+#          libfido2-1 for ssh-sk-helper of tools/openssh-private.sh)
 #   vm     tests/vm (qemu, the peers' tools; Debian's pam-u2f is fetched
 #          and unpacked by tools/debian-pam-u2f.sh, never installed)
 #   bench  bench/
@@ -31,7 +32,7 @@ demo="$build pamtester"
 test="clang python3-cryptography-vectors python3-fido2 libclang-rt-14-dev libu2f-host-dev mandoc libpam-wrapper libnss-wrapper
 	pamtester valgrind python3 xz-utils clang-tools cppcheck
 	slapd ldap-utils openssl pcscd vsmartcard-vpcd python3-pyscard
-	python3-debian licensecheck"
+	python3-debian licensecheck libfido2-1"
 vm="qemu-system-x86 busybox-static sudo fido2-tools u2f-host libfido2-1
 	openssh-client cpio kmod u2f-server pamtester xz-utils"
 bench="hyperfine valgrind strace libfido2-1 time slapd ldap-utils openssl"

@@ -78,6 +78,20 @@ static const struct err_entry err_table[] = {
     {ERR_CTAP2, "ERR_CTAP2", "the key answered with an error status"},
     {ERR_NO_UV, "ERR_NO_UV", "user verification flag not set"},
     {ERR_UNAVAIL, "ERR_UNAVAIL", "the credential source is unavailable"},
+    {ERR_AGENT_SOCKET, "ERR_AGENT_SOCKET",
+	"the ssh-agent socket is not safe to use"},
+    {ERR_AGENT_CONNECT, "ERR_AGENT_CONNECT", "no ssh-agent at the socket"},
+    {ERR_AGENT_TIMEOUT, "ERR_AGENT_TIMEOUT",
+	"the ssh-agent did not answer in time"},
+    {ERR_AGENT_NO_KEY, "ERR_AGENT_NO_KEY",
+	"the ssh-agent offers none of the user's keys (not added, or added "
+	"with ssh-add -h for this host only, which hides it here)"},
+    {ERR_AGENT_REFUSED, "ERR_AGENT_REFUSED",
+	"the ssh-agent refused to sign: the key was not touched or is not "
+	"plugged in, or it was added with ssh-add -h (destination-constrained "
+	"keys sign SSH logins only)"},
+    {ERR_AGENT_REPLY, "ERR_AGENT_REPLY",
+	"the ssh-agent's reply is oversized or malformed"},
 };
 
 static const struct err_entry *

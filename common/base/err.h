@@ -56,7 +56,14 @@ enum {
 	ERR_CTAP2 = -47,    /* any other CTAP2 status (logged raw) */
 	ERR_NO_UV = -48,    /* user verification flag not set */
 	ERR_UNAVAIL = -49,  /* a credential source gave no answer */
-	ERR_LAST = -49
+	/* the ssh-agent (common/ssh/ssh.h) */
+	ERR_AGENT_SOCKET = -50, /* socket refused: symlink, owner, mode, peer */
+	ERR_AGENT_CONNECT = -51, /* no agent listens at the socket */
+	ERR_AGENT_TIMEOUT = -52, /* the agent did not answer in time */
+	ERR_AGENT_NO_KEY = -53,  /* the agent holds none of the user's keys */
+	ERR_AGENT_REFUSED = -54, /* the agent refused to sign */
+	ERR_AGENT_REPLY = -55,   /* agent reply oversized or malformed */
+	ERR_LAST = -55
 };
 
 /* Short upper-case name, e.g. "ERR_TIMEOUT"; never NULL. */

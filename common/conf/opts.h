@@ -126,6 +126,9 @@ X(PINVERIFICATION, "pinverification", INT, NONE, -1, 1, NULL, "-1", CONF_FM,  \
     pinverification, "1: every credential needs the PIN")                     \
 X(SSHFORMAT, "sshformat", BOOL, NONE, 0, 0, NULL, "false", CONF_FM,            \
     sshformat, "the mapping file is an OpenSSH sk key file")                  \
+X(REMOTE, "remote", ENUM, NONE, 0, 0,                                         \
+    CONF_VALUES("wait", "fail", "agent", "ignore"), "wait", CONF_FM, remote,   \
+    "in a remote session: wait (for a key here), fail, agent, ignore")       \
 X(TIMEOUT, "timeout", INT, NONE, CONF_TIMEOUT_MIN, CONF_TIMEOUT_MAX, NULL,     \
     CONF_TEXT(CONF_TIMEOUT_DEFAULT), CONF_FMT, timeout,                        \
     "seconds to wait for the touch")                                           \
@@ -136,6 +139,14 @@ X(CONF, "conf", STR, NONEMPTY, 0, 0, NULL, NULL, CONF_MT, conf,                \
 X(BACKEND, "backend", ENUM, NONE, 0, 0, CONF_VALUES("native", "libu2f-host"), "native",       \
     CONF_MT, backend, "how to reach the keys")
 /* clang-format on */
+
+/* remote=: the index of each value in its row's CONF_VALUES. */
+enum conf_remote {
+	CONF_REMOTE_WAIT = 0,
+	CONF_REMOTE_FAIL,
+	CONF_REMOTE_AGENT,
+	CONF_REMOTE_IGNORE
+};
 
 #define CONF_DEVICES_MAX 1024 /* entries in the devices list */
 #define CONF_STRING_MAX 4096  /* bytes in one string value */

@@ -55,6 +55,22 @@ crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 }
 
 int
+crypto_sha512(const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN])
+{
+	unsigned int n = 0;
+
+	if ((data == NULL && len > 0) || out == NULL)
+		return ERR_INVAL;
+	if (EVP_Digest(data, len, out, &n, EVP_sha512(), NULL) != 1 ||
+	    n != CRYPTO_SHA512_LEN) {
+		ERR_clear_error();
+		util_wipe(out, CRYPTO_SHA512_LEN);
+		return ERR_CRYPTO;
+	}
+	return ERR_OK;
+}
+
+int
 crypto_x509_parse(const uint8_t *p, size_t len, X509 **out)
 {
 	const unsigned char *q = p;

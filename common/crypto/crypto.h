@@ -9,8 +9,11 @@
 #include <stdint.h>
 
 #define CRYPTO_SHA256_LEN 32
+#define CRYPTO_SHA512_LEN 64
 
 int crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);
+/* SHA-512 (EVP), for SSHSIG (common/ssh/sshsig.c). */
+int crypto_sha512(const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN]);
 /* Length of the DER object (e.g. an X.509 certificate) at the start of p,
  * measured by OpenSSL's parser; ERR_PROTO if p does not start with one. */
 int crypto_cert_len(const uint8_t *p, size_t len, size_t *cert_len);

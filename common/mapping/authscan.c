@@ -11,6 +11,7 @@
 #include "authfile.h"
 #include "authfile_int.h"
 #include "base/err.h"
+#include "sshline.h"
 
 #define AF_SKIPPED 2 /* find_in_line: a line without a colon, not ours */
 
@@ -68,6 +69,10 @@ find_in_line(const char *s, size_t len, const char *user, size_t ulen,
 	/* Most lines start with a name: look closer only otherwise. */
 	if ((len == 0 || is_blank(s[0]) || s[0] == '#') &&
 	    authfile_line_skipped(s, len))
+		return 0;
+	/* remote=agent's lines (sshline.h) are no user's here */
+	if (len > 0 && (s[0] == '@' || is_blank(s[0])) &&
+	    sshline_is_mark(s, len))
 		return 0;
 	if ((colon = memchr(s, ':', len)) == NULL)
 		return nocolon_is_users(s, len, user, ulen) ? ERR_PARSE

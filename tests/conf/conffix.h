@@ -75,6 +75,7 @@ all_keys(void)
 	       "userverification = -1\n"
 	       "pinverification = 0\n"
 	       "sshformat = true\n"
+	       "remote = fail\n"
 	       "timeout = 42\n"
 	       "devices = { \"/dev/hidraw3\", \"unix:/run/token.sock\" }\n";
 }

@@ -57,6 +57,7 @@ t_roundtrip_all(void)
 	T_EQ_INT(c.userverification, -1);
 	T_EQ_INT(c.pinverification, 0);
 	T_TRUE(c.sshformat);
+	T_EQ_INT(c.remote, CONF_REMOTE_FAIL);
 	T_EQ_INT(c.timeout, 42);
 	T_EQ_INT(c.ndevices, 2);
 	if (c.ndevices == 2) {
@@ -102,6 +103,7 @@ t_roundtrip_each(void)
 	    {CONF_USERVERIFICATION, "userverification = 0"},
 	    {CONF_PINVERIFICATION, "pinverification = -1"},
 	    {CONF_SSHFORMAT, "sshformat = false"},
+	    {CONF_REMOTE, "remote = agent"},
 	    {CONF_TIMEOUT, "timeout = 3600"},
 	    {CONF_DEVICES, "devices = /dev/hidraw0"},
 	};
@@ -138,6 +140,9 @@ t_roundtrip_each(void)
 			break;
 		case CONF_TIMEOUT:
 			T_EQ_INT(c.timeout, 3600);
+			break;
+		case CONF_REMOTE:
+			T_EQ_INT(c.remote, CONF_REMOTE_AGENT);
 			break;
 		case CONF_AUTHCMD:
 			T_EQ_STR(c.authcmd, "/usr/libexec/k");

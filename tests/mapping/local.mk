@@ -20,6 +20,12 @@ tests_mapping_test_authscan_SOURCES = tests/mapping/test_authscan.c \
 	tests/mapping/authfix.h tests/lib/test.h
 tests_mapping_test_authscan_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_mapping_test_authscan_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+check_PROGRAMS += tests/mapping/test_sshline
+TESTS += tests/mapping/test_sshline
+tests_mapping_test_sshline_SOURCES = tests/mapping/test_sshline.c \
+	tests/lib/test.h
+tests_mapping_test_sshline_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_mapping_test_sshline_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 tests_mapping_test_sshkey_SOURCES = tests/mapping/test_sshkey.c \
 	tests/lib/test.h
 tests_mapping_test_sshkey_CPPFLAGS = $(TEST_CPPFLAGS)

@@ -15,6 +15,27 @@ tests_module_test_privdrop_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 tests_module_test_privdrop_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 	$(PAM_LIBS)
 
+check_PROGRAMS += tests/module/test_remote
+TESTS += tests/module/test_remote
+tests_module_test_remote_SOURCES = tests/module/test_remote.c tests/lib/test.h
+tests_module_test_remote_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
+tests_module_test_remote_LDADD = pam_u2f/libmodule.la common/libcommon.la \
+	$(PAM_LIBS)
+
+check_PROGRAMS += tests/module/test_modremote
+TESTS += tests/module/test_modremote
+tests_module_test_modremote_SOURCES = tests/module/test_modremote.c \
+	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
+	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
+	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
+	tests/lib/test.h
+tests_module_test_modremote_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
+tests_module_test_modremote_LDADD = tests/lib/libtokenctl.la \
+	pam_u2f/libmodule.la common/libcommon.la $(PAM_LIBS) \
+	$(LIBCRYPTO_LIBS) -lpthread -ldl
+
 check_PROGRAMS += tests/module/test_args tests/module/test_manual \
 	tests/module/test_module tests/module/test_modfile \
 	tests/module/test_tell tests/module/test_retcodes \

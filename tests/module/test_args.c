@@ -330,6 +330,47 @@ test_backend(void)
 	}
 }
 
-TEST_MAIN(TEST(test_backend), TEST(test_defaults), TEST(test_every_argument),
-    TEST(test_sshformat_origin), TEST(test_authcmd), TEST(test_refused),
-    TEST(test_retval_table))
+/* remote=: its four values by name, wait by default; anything else,
+ * a bare "remote" or an empty value, refused naming it. */
+static void
+test_remote(void)
+{
+	static const struct {
+		const char *arg;
+		int want;
+	} ok[] = {{"remote=wait", CONF_REMOTE_WAIT},
+	    {"remote=fail", CONF_REMOTE_FAIL},
+	    {"remote=agent", CONF_REMOTE_AGENT},
+	    {"remote=ignore", CONF_REMOTE_IGNORE}};
+	static const char *const bad[] = {
+	    "remote", "remote=", "remote=Fail", "remote=yes", "remote=1"};
+	struct options o;
+	struct sink s;
+	size_t i;
+
+	T_EQ_ERR(PARSE(&o, &s, "debug"), ERR_OK);
+	T_EQ_INT(o.remote, CONF_REMOTE_WAIT);
+	args_free(&o);
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		T_EQ_ERR(PARSE(&o, &s, ok[i].arg), ERR_OK);
+		T_EQ_INT(o.remote, ok[i].want);
+		args_free(&o);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		T_EQ_ERR(PARSE(&o, &s, bad[i]), ERR_CONFIG);
+		if (strstr(s.text, "remote") == NULL)
+			T_FAIL_AT("%s: not named: %s", bad[i], s.text);
+		args_free(&o);
+	}
+	/* The one other PAM_IGNORE: ERR_OK with RETVAL_REMOTE_IGNORE;
+	 * every error with it keeps its own code. */
+	T_EQ_INT(retval_pam(ERR_OK, RETVAL_REMOTE_IGNORE, false), PAM_IGNORE);
+	T_EQ_INT(
+	    retval_pam(ERR_SYSTEM, RETVAL_REMOTE_IGNORE, true), PAM_SYSTEM_ERR);
+	T_EQ_INT(
+	    retval_pam(ERR_NO_KEY, RETVAL_REMOTE_IGNORE, true), PAM_AUTH_ERR);
+}
+
+TEST_MAIN(TEST(test_backend), TEST(test_remote), TEST(test_defaults),
+    TEST(test_every_argument), TEST(test_sshformat_origin), TEST(test_authcmd),
+    TEST(test_refused), TEST(test_retval_table))

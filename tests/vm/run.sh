@@ -103,6 +103,7 @@ group_limits() {
 	57-ldap) e=44 ;;
 	20-pam) e=30 ;;
 	25-trysudo) e=25 ;;
+	65-sshsudo) e=30 ;;
 	*) e=20 ;;
 	esac
 	echo "$e $b $c"
@@ -130,6 +131,10 @@ for v in $(compgen -e | grep '^VM_'); do
 	guest_env+=("$v=${!v}")
 done
 [ -z "$debpu" ] || guest_env+=(VM_DEBIAN_PAM_U2F="$debpu")
+# 65-sshsudo: the OpenSSH that tools/openssh-private.sh unpacked (where
+# tests/run.sh's setup put it), unless VM_OPENSSH_DIR names one.
+[ -n "${VM_OPENSSH_DIR:-}" ] || [ -z "${PU_OPENSSH_DIR:-}" ] ||
+    guest_env+=(VM_OPENSSH_DIR="$PU_OPENSSH_DIR")
 guest_env+=(VM_BUILD="$build" VM_SRC="$top" VM_TAP=/vmtest/tap)
 
 boot_group() {	# boot_group GROUP: boot, results in $results/GROUP
