@@ -38,36 +38,33 @@
 #define U2F_REG_KH_MAX 255
 #define SUBJECT_MAX 4096 /* a longer subject line is not worth showing */
 
-int
-crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
+/* One EVP digest of n bytes into out; out wiped on failure. */
+static int
+evp_digest(
+    const EVP_MD *md, size_t n, const void *data, size_t len, uint8_t *out)
 {
-	unsigned int n = 0;
+	unsigned int got = 0;
 
 	if ((data == NULL && len > 0) || out == NULL)
 		return ERR_INVAL;
-	if (EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) != 1 ||
-	    n != CRYPTO_SHA256_LEN) {
+	if (EVP_Digest(data, len, out, &got, md, NULL) != 1 || got != n) {
 		ERR_clear_error();
-		util_wipe(out, CRYPTO_SHA256_LEN);
+		util_wipe(out, n);
 		return ERR_CRYPTO;
 	}
 	return ERR_OK;
 }
 
 int
+crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
+{
+	return evp_digest(EVP_sha256(), CRYPTO_SHA256_LEN, data, len, out);
+}
+
+int
 crypto_sha512(const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN])
 {
-	unsigned int n = 0;
-
-	if ((data == NULL && len > 0) || out == NULL)
-		return ERR_INVAL;
-	if (EVP_Digest(data, len, out, &n, EVP_sha512(), NULL) != 1 ||
-	    n != CRYPTO_SHA512_LEN) {
-		ERR_clear_error();
-		util_wipe(out, CRYPTO_SHA512_LEN);
-		return ERR_CRYPTO;
-	}
-	return ERR_OK;
+	return evp_digest(EVP_sha512(), CRYPTO_SHA512_LEN, data, len, out);
 }
 
 int
