@@ -62,6 +62,7 @@ common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/verify.c common/crypto/crypto_ossl.h \
 	common/crypto/cosesig.c common/crypto/cosesig.h \
 	common/crypto/pinproto.c common/crypto/pinproto.h \
+	common/crypto/p256key.c \
 	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
