@@ -85,7 +85,8 @@ common_conf_libconf_la_SOURCES = \
 	common/conf/opts.c common/conf/opts.h \
 	common/conf/confldap.c common/conf/confldap.h \
 	common/conf/confldap_schema.c common/conf/confldap_schema.h \
-	common/conf/conf_ctx.c common/conf/conf_ctx.h
+	common/conf/conf_ctx.c common/conf/conf_ctx.h \
+	common/conf/conffast.c common/conf/conffast.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 # The configuration file's default path: --with-pam-conf (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \
