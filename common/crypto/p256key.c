@@ -20,9 +20,11 @@
  * template is written exactly once, under pthread_once, never changed
  * afterwards (EVP_PKEY_dup only reads its source), holds nothing of a
  * user or a transaction (no point, no key), and is never freed:
- * - the module is linked -z nodelete (configure), so it is never
- *   unmapped: one template per process, reachable from p256_tmpl, which
- *   valgrind reports as "still reachable", not as a leak;
+ * - the module is linked -z nodelete (configure), so libpam's dlclose
+ *   at pam_end never unmaps it: one template per process, reachable from
+ *   p256_tmpl, which valgrind reports as "still reachable", not as a
+ *   leak (a linker without the flag would leave one template, a few
+ *   kilobytes, behind at each unload);
  * - it must not be freed at exit: OpenSSL frees its providers in its own
  *   atexit handler (OPENSSL_cleanup), which runs before the destructors
  *   of shared objects, so a destructor of ours would touch freed
