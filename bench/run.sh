@@ -11,6 +11,9 @@
 #                   of tree in $BENCH_WORK/build)
 #      BENCH_RUNS   hyperfine runs per command (default 15)
 #      BENCH_VM     0 to skip the VM stage (default 1: run it if usable)
+#      BENCH_VM_TIMEOUT  seconds the complete-authentication VM may run
+#                   (default 1500; under TCG on a loaded machine it took
+#                   more than 840)
 #      BENCH_OUT    results file (default <source>/bench/RESULTS.md)
 #      BENCH_ONLY   ctap2: only the CTAP2-with-PIN part (bench/ctap2.sh);
 #                   multikey: only the several-keys part (bench/multikey.sh);
@@ -279,7 +282,7 @@ run_nodevice() {
 # In the VM (tests/vm/boot.sh): both modules, the software token on
 # /dev/uhid. Results in $work/vm/bench.txt ("KEY NAME VALUE" lines).
 run_vm() {
-	local rd=$work/vm
+	local rd=$work/vm vmt=${BENCH_VM_TIMEOUT:-1500}
 
 	VM_DONE=0
 	[ "${BENCH_VM:-1}" = 1 ] || return 0
@@ -291,8 +294,8 @@ run_vm() {
 	log "vm: boot (complete authentication, both modules)"
 	rm -rf "$rd"
 	mkdir -p "$rd"
-	(cd "$top" && timeout 900 tests/vm/boot.sh --results "$rd" \
-	    --timeout 840 --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
+	(cd "$top" && timeout $((vmt + 60)) tests/vm/boot.sh --results "$rd" \
+	    --timeout "$vmt" --mem 1024 -- env VM_BUILD="$build" VM_SRC="$top" \
 	    VM_DEBIAN_PAM_U2F="$DEBPU" BENCH_WORK="$work" BENCH_RUNS="$runs" \
 	    bash "$here/vm-guest.sh") >"$work/raw/vm.out" 2>&1
 	grep -qx "done" "$rd/bench.txt" 2>/dev/null && VM_DONE=1
