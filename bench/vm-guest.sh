@@ -25,6 +25,22 @@ exec 2>>"$D"
 put() { echo "$*" >>"$R"; }
 drive() { "$W/pamdrive" "$conf" "$1" "$TARGET"; }
 
+# result_instr NAME: the PAM result of service NAME, and callgrind's
+# instructions of 1 and of 2 transactions in one process.
+result_instr() {
+	local c
+
+	put "result $1 $(drive "$1" 2>>"$D" | awk '{print $1}')"
+	for c in 1 2; do
+		valgrind --tool=callgrind \
+		    --callgrind-out-file="/vmtest/cg-$1-$c.out" \
+		    "$W/pamdrive" "$conf" "$1" "$TARGET" $c \
+		    >"/vmtest/cg-$1-$c.log" 2>&1
+		put "instr$c $1 $(sed -n 's/^summary: *//p' \
+		    "/vmtest/cg-$1-$c.out")"
+	done
+}
+
 tok_start a --presence now || { put "error token"; exit 0; }
 chmod 600 "$(tok_dev a)"
 if ! "$OURCFG" -u "$TARGET" -o "$ORIGIN" -i "$ORIGIN" >"$T/real" 2>>"$D"; then
@@ -103,14 +119,15 @@ done
 # credential: what the direct ES256 check saves.
 printf 'auth required %s authfile=%s origin=%s appid=%s max_devices=128\n' \
     "$W/pam_u2f_direct.so" "$T/map1" "$ORIGIN" "$ORIGIN" >"$conf/oursdirect-1"
-put "result oursdirect-1 $(drive oursdirect-1 2>>"$D" | awk '{print $1}')"
-for c in 1 2; do
-	valgrind --tool=callgrind --callgrind-out-file="/vmtest/cg-oursdirect-$c.out" \
-	    "$W/pamdrive" "$conf" oursdirect-1 "$TARGET" $c \
-	    >"/vmtest/cg-oursdirect-$c.log" 2>&1
-	put "instr$c oursdirect-1 $(sed -n 's/^summary: *//p' \
-	    "/vmtest/cg-oursdirect-$c.out")"
-done
+result_instr oursdirect-1
+# Ours with a configuration file (conf=, four usual lines), 1
+# credential: issue 27's target is one more authentication with a file.
+printf 'cue\ncue_prompt = "Touch the key"\nmax_devices = 128\ntimeout = 30\n' \
+    >"$T/pam_u2f.conf"
+chmod 644 "$T/pam_u2f.conf"
+printf 'auth required %s authfile=%s origin=%s appid=%s max_devices=128 conf=%s\n' \
+    "$OURMOD" "$T/map1" "$ORIGIN" "$ORIGIN" "$T/pam_u2f.conf" >"$conf/ourscfg-1"
+result_instr ourscfg-1
 put "signed $(tok_signed a)"
 tok_stop a
 put "done"

@@ -64,6 +64,7 @@ common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/verify.c common/crypto/crypto_ossl.h \
 	common/crypto/cosesig.c common/crypto/cosesig.h \
 	common/crypto/pinproto.c common/crypto/pinproto.h \
+	common/crypto/p256key.c \
 	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
@@ -95,7 +96,8 @@ common_conf_libconf_la_SOURCES = \
 	common/conf/opts.c common/conf/opts.h \
 	common/conf/confldap.c common/conf/confldap.h \
 	common/conf/confldap_schema.c common/conf/confldap_schema.h \
-	common/conf/conf_ctx.c common/conf/conf_ctx.h
+	common/conf/conf_ctx.c common/conf/conf_ctx.h \
+	common/conf/conffast.c common/conf/conffast.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
 # The configuration file's default path: --with-pam-conf (conf.c).
 common_conf_libconf_la_CPPFLAGS = $(AM_CPPFLAGS) \

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The configuration file: conf_parse_mem (the parser conf_load runs after
- * its file checks) on the input. Allocations inside libconfuse itself are
- * not counted by failmalloc (a shared library); conf.c's are. */
+ * its file checks) on the input, held to the same result, message and
+ * values as libconfuse alone (conf_parse_mem_libconfuse: conf_parse_mem
+ * reads the usual "key = value" file without it, common/conf/conffast.c).
+ * Allocations inside libconfuse itself are not counted by failmalloc (a shared
+ * library); conf.c's are. */
 #include "config.h"
 
 #include <stddef.h>
@@ -9,6 +12,7 @@
 #include <string.h>
 
 #include "conf/conf.h"
+#include "conf/conffast.h"
 #include "base/err.h"
 #include "fuzz.h"
 
@@ -65,6 +69,27 @@ check_ok(const struct conf *c)
 			    c->devices[i][5] != '\0')));
 }
 
+/* The same text through libconfuse alone gives r, err and c again
+ * (unless an allocation failed in either). */
+static void
+check_same(const struct input *in, int r, const char *err, const struct conf *c)
+{
+	struct conf c2;
+	char err2[ERRLEN];
+	int r2;
+
+	if (r == ERR_NOMEM)
+		return;
+	r2 = conf_parse_mem_libconfuse(
+	    "fuzz.conf", in->buf, in->len, &c2, err2, ERRLEN);
+	if (r2 != ERR_NOMEM) {
+		FUZZ_CHECK(r2 == r);
+		FUZZ_CHECK(strcmp(err2, err) == 0);
+		FUZZ_CHECK(conf_same(&c2, c));
+	}
+	conf_free(&c2);
+}
+
 static void
 pass(void *arg)
 {
@@ -90,6 +115,7 @@ pass(void *arg)
 			FUZZ_CHECK(err[0] != '\0');
 		FUZZ_CHECK(fuzz_is_zero(&c, sizeof(c)));
 	}
+	check_same(in, r, err, &c);
 	conf_free(&c);
 	free(err);
 }

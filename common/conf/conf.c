@@ -26,6 +26,7 @@
 
 #include "conf.h"
 #include "conf_ctx.h"
+#include "conffast.h"
 #include "confldap.h"
 #include "confldap_schema.h"
 #include "confscan.h"
@@ -391,7 +392,11 @@ conf_parse_ctx(
 
 	if (ctx->ldap == NULL)
 		ctx->ldap = &ctx->ldap_scratch;
-	if ((r = conf_prepare(ctx, buf, len, &copy)) == ERR_OK)
+	/* The usual file (key = value lines) without libconfuse; any other
+	 * through it (conffast.c). */
+	if ((r = conf_prepare(ctx, buf, len, &copy)) == ERR_OK &&
+	    (ctx->libconfuse_only ||
+		(r = conf_fast(copy, out)) == CONF_FAST_DECLINED))
 		r = conf_parse(ctx, copy, out);
 	free(copy);
 	conf_ldap_free(&ctx->ldap_scratch);
@@ -400,7 +405,8 @@ conf_parse_ctx(
 
 static int
 conf_parse_mem_ctx(const char *name, const char *buf, size_t len,
-    struct conf *out, struct conf_ldap *ldap, char *errbuf, size_t errlen)
+    struct conf *out, struct conf_ldap *ldap, bool libconfuse_only,
+    char *errbuf, size_t errlen)
 {
 	struct conf_ctx ctx;
 	int r;
@@ -409,6 +415,7 @@ conf_parse_mem_ctx(const char *name, const char *buf, size_t len,
 		return ERR_INVAL;
 	conf_ctx_init(&ctx, name, out, errbuf, errlen);
 	ctx.ldap = ldap;
+	ctx.libconfuse_only = libconfuse_only;
 	if ((r = conf_parse_ctx(&ctx, len > 0 ? buf : "", len, out)) != ERR_OK)
 		conf_free(out);
 	return r;
@@ -418,7 +425,16 @@ int
 conf_parse_mem(const char *name, const char *buf, size_t len, struct conf *out,
     char *errbuf, size_t errlen)
 {
-	return conf_parse_mem_ctx(name, buf, len, out, NULL, errbuf, errlen);
+	return conf_parse_mem_ctx(
+	    name, buf, len, out, NULL, false, errbuf, errlen);
+}
+
+int
+conf_parse_mem_libconfuse(const char *name, const char *buf, size_t len,
+    struct conf *out, char *errbuf, size_t errlen)
+{
+	return conf_parse_mem_ctx(
+	    name, buf, len, out, NULL, true, errbuf, errlen);
 }
 
 int
@@ -431,7 +447,7 @@ conf_parse_ldap_mem(const char *name, const char *buf, size_t len,
 	if (ldap == NULL)
 		return ERR_INVAL;
 	memset(ldap, 0, sizeof(*ldap));
-	r = conf_parse_mem_ctx(name, buf, len, &c, ldap, errbuf, errlen);
+	r = conf_parse_mem_ctx(name, buf, len, &c, ldap, false, errbuf, errlen);
 	conf_free(&c);
 	return r;
 }

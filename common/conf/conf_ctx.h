@@ -30,6 +30,7 @@ struct conf_ctx {
 	struct conf_ldap ldap_scratch;  /* ldap when the caller wants none */
 	int ldap_line[CONF_LDAP_NKEYS]; /* as line, in the section */
 	int ldap_sections;              /* how many were seen */
+	bool libconfuse_only;           /* never conf_fast (tests) */
 };
 
 /* The context of cfg (a section's too); NULL if it has none. */

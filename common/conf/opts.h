@@ -274,4 +274,8 @@ int conf_defaults(struct conf *c);
 /* Free every value in c and zero it. NULL-safe. */
 void conf_free(struct conf *c);
 
+/* a and b hold the same options, set bits and values (strings by
+ * content): for the tests and the fuzzer that compare two parsers. */
+bool conf_same(const struct conf *a, const struct conf *b);
+
 #endif

@@ -168,54 +168,6 @@ fail:
 }
 
 int
-crypto_pkey_p256(const uint8_t point[P256_POINT_LEN], EVP_PKEY **out)
-{
-	char group[] = SN_X9_62_prime256v1;
-	uint8_t pub[P256_POINT_LEN];
-	OSSL_PARAM params[3];
-	EVP_PKEY_CTX *ctx = NULL;
-	EVP_PKEY *pkey = NULL;
-	int r = ERR_PARSE;
-
-	*out = NULL;
-	if (point[0] != 0x04)
-		return ERR_PARSE;
-	memcpy(pub, point, sizeof(pub));
-	params[0] = OSSL_PARAM_construct_utf8_string(
-	    OSSL_PKEY_PARAM_GROUP_NAME, group, 0);
-	params[1] = OSSL_PARAM_construct_octet_string(
-	    OSSL_PKEY_PARAM_PUB_KEY, pub, sizeof(pub));
-	params[2] = OSSL_PARAM_construct_end();
-	if ((ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) == NULL) {
-		r = ERR_CRYPTO;
-		goto fail;
-	}
-	if (EVP_PKEY_fromdata_init(ctx) != 1) {
-		r = ERR_CRYPTO;
-		goto fail;
-	}
-	/* Importing decodes the point with EC_POINT_oct2point, which refuses
-	 * a coordinate not below the field prime and a point off the curve
-	 * (EC_POINT_set_affine_coordinates checks the curve equation); the
-	 * 65-byte 04 form cannot encode the point at infinity. So it
-	 * performs every check of EVP_PKEY_public_check_quick, which this
-	 * function called afterwards until issue 27 (about 66k instructions
-	 * per signature check). tests/crypto/test_crypto.c (p256_point_refused)
-	 * and tests/crypto/test_es256.c (points_agree, against the direct
-	 * implementation's explicit checks) hold it to that. */
-	if (EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) != 1)
-		goto fail;
-	*out = pkey;
-	pkey = NULL;
-	r = ERR_OK;
-fail:
-	EVP_PKEY_CTX_free(ctx);
-	EVP_PKEY_free(pkey);
-	ERR_clear_error();
-	return r;
-}
-
-int
 crypto_point_form(const uint8_t *raw, size_t len, uint8_t tmp[65])
 {
 	if (raw == NULL)

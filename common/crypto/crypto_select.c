@@ -3,8 +3,9 @@
  * verification use, chosen once per process: the EVP one (crypto.c)
  * unless the build has the direct one (configure --enable-direct-verify,
  * crypto_direct.c) and the kernel is not in FIPS mode (crypto_fips.c).
- * Its own file because it holds the one piece of process state of
- * common/crypto/ (below), and so that every caller of an implementation
+ * Its own file because it holds one of the two pieces of process state of
+ * common/crypto/ (below; the other is p256key.c's P-256 key template),
+ * and so that every caller of an implementation
  * is named here, in a table, rather than pasted together by a macro. */
 #include "config.h"
 

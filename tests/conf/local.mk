@@ -10,6 +10,16 @@ tests_conf_test_conf_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_conf_test_conf_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
+# The usual file read without libconfuse (common/conf/conffast.c, issue
+# 27): the same results as libconfuse alone.
+check_PROGRAMS += tests/conf/test_conffast
+TESTS += tests/conf/test_conffast
+tests_conf_test_conffast_SOURCES = tests/conf/test_conffast.c \
+	tests/conf/conffix.h tests/lib/test.h
+tests_conf_test_conffast_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_conf_test_conffast_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
+
 # conf_load's file safety rules and the shipped example.
 check_PROGRAMS += tests/conf/test_conffile
 TESTS += tests/conf/test_conffile

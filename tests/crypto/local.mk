@@ -19,6 +19,16 @@ EXTRA_DIST += tests/crypto/es256_edge.py
 tests_crypto_test_es256_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_crypto_test_es256_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
+# The P-256 key template (common/crypto/p256key.c, issue 27): the same
+# answers as an import from the group's name, in several threads at once.
+check_PROGRAMS += tests/crypto/test_p256key
+TESTS += tests/crypto/test_p256key
+tests_crypto_test_p256key_SOURCES = tests/crypto/test_p256key.c \
+	tests/lib/u2fkat.h tests/lib/test.h
+tests_crypto_test_p256key_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_crypto_test_p256key_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	-lpthread
+
 # The ES256 implementation is chosen once per process: the kernel's FIPS
 # switch (crypto_fips_mode, wrapped to count its calls) is read once.
 check_PROGRAMS += tests/crypto/test_cryptoonce

@@ -36,9 +36,9 @@ c2_state_new(void **out)
 	return ERR_OK;
 }
 
-/* Forget the operation (the GetInfo and the wiring stay). */
+/* Forget the operation's parts, all but the exchange's buffers. */
 static void
-c2_reset(struct c2_st *st)
+c2_forget(struct c2_st *st)
 {
 	c2_pin_reset(&st->pin);
 	c2_cand_reset(&st->cand);
@@ -49,9 +49,19 @@ c2_reset(struct c2_st *st)
 	st->phase = C2_PH_MAIN;
 	st->how = C2_HOW_NONE;
 	util_wipe(st->cdh, sizeof(st->cdh));
+}
+
+/* Forget the operation (the GetInfo and the wiring stay). */
+static void
+c2_reset(struct c2_st *st)
+{
+	c2_forget(st);
 	c2_io_reset(&st->io);
 }
 
+/* c2_io_free wipes the buffers itself: wiping them first with c2_reset
+ * too cost two more passes over 2 x CTAP2_MSG_MAX bytes (15 k
+ * instructions per device and authentication, issue 27). */
 static void
 c2_state_free(void *p)
 {
@@ -59,7 +69,7 @@ c2_state_free(void *p)
 
 	if (st == NULL)
 		return;
-	c2_reset(st);
+	c2_forget(st);
 	c2_io_free(&st->io);
 	util_freezero(st, sizeof(*st));
 }
