@@ -152,6 +152,8 @@ from_blob(const uint8_t *blob, size_t len, struct sshpub *k)
 	const uint8_t *p;
 	size_t n;
 
+	if (blob == NULL || len == 0)
+		return ERR_PARSE;
 	rbuf_init(&rb, blob, len);
 	if (wire_get_string(&rb, &p, &n) != ERR_OK)
 		return ERR_PARSE;
