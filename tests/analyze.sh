@@ -5,8 +5,9 @@
 #     pam_u2f.so through libpam and auth_run over the real transport
 #     (zero errors, zero definite or indirect leaks, in every process)
 #   2 scan-build (clang static analyzer) over common/ pam_u2f/ pamu2fcfg/
-#     ldap/ (tests/scanbuild.sh, in a tree of its own; skipped with
-#     ANALYZE_NO_SCANBUILD=REASON when the caller runs it elsewhere)
+#     ldap/ (tests/scanbuild.sh, in a tree of its own, --with-libu2f-host,
+#     --with-pcsclite, --with-ldap: every backend's code; skipped with
+#     ANALYZE_NO_SCANBUILD=REASON)
 #   3 cppcheck (warning, portability, performance) over the same
 # Usage: tests/analyze.sh [BUILD_DIR]
 #   BUILD_DIR: a configured build tree of this source (default:
@@ -114,8 +115,10 @@ if ! command -v scan-build >/dev/null; then
 elif [ -n "${ANALYZE_NO_SCANBUILD:-}" ]; then
 	tap skip "scan-build" "$ANALYZE_NO_SCANBUILD"
 else
-	# its own tree: every file is compiled through the analyzer
-	"$top/tests/scanbuild.sh" "$out/scan-build"
+	# its own tree: every file is compiled through the analyzer, in
+	# the configuration with the most code (libu2f-host, PC/SC, LDAP)
+	"$top/tests/scanbuild.sh" "$out/scan-build" --with-libu2f-host \
+	    --with-pcsclite --with-ldap
 	tap $? "scan-build: common/ pam_u2f/ pamu2fcfg/ ldap/" \
 	    "$out/scan-build/scan-build.bugs"
 fi

@@ -7,8 +7,7 @@
 # objects and the analysis. Exit status 0 only if the build succeeded
 # and the analyzer found nothing; the findings are in DIR/scan-build.bugs,
 # the reports in DIR/scan-build/. Used by tests/analyze.sh (in a folder
-# of its own) and by tests/run.sh's stage u2fhost (its build, which is
-# then the analyzed one: no second compile of the tree).
+# of its own).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
