@@ -16,9 +16,9 @@
 #             --enable-direct-verify: every test but those ASAN_SKIP lists
 #             (pamtester cannot load an ASan module; text-only checks)
 #   format    clang-format --dry-run -Werror over every .c and .h
-#   u2fhost   gcc, --with-libu2f-host, pcsclite, ldap, EVP, -Werror:
-#             tests/device/devcheck (the libu2f-host backend) for VM group
-#             70-libu2fhost (asan runs the tests --with-libu2f-host)
+#   u2fhost   gcc, --with-libu2f-host, pcsclite, ldap, EVP, -Werror: the
+#             tree and tests/device/devcheck for VM group 70-libu2fhost
+#             (asan runs the tests --with-libu2f-host)
 #   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
 #   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 120) split among the
 #             harnesses, two at a time (FUZZ_SECONDS: that many each)
@@ -174,8 +174,9 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 	[ -s "$dir/test-suite.log" ] || one 1 "$name make check produced no results"
 }
 
-# stage_u2fhost: tests/device/devcheck of the tree --with-libu2f-host (and
-# pcsclite, ldap), built by gcc with -Werror, for VM group 70-libu2fhost.
+# stage_u2fhost: the tree --with-libu2f-host (and pcsclite, ldap), built
+# by gcc with -Werror, and tests/device/devcheck: VM group 70-libu2fhost
+# boots devcheck, pamu2fcfg and pam_u2f.so from it.
 # No make check: every test runs --with-libu2f-host in stage asan (but
 # the pamtester tests, which never choose backend=libu2f-host: they run
 # in gcc). (Building the whole tree here through scan-build, instead of
@@ -185,11 +186,13 @@ stage_u2fhost() {
 	local rc dir="$top/build/u2fhost" a=(--with-libu2f-host --enable-werror
 	    --with-ldap --with-pcsclite)
 	log "stage u2fhost: configure CC=gcc ${a[*]}"
+	# VM group 70-libu2fhost boots devcheck, pamu2fcfg and the module
 	configure_in "$dir" CC=gcc "${a[@]}" &&
-	    make -C "$dir" -j"$jobs" -s tests/device/devcheck >"$dir/devcheck.log" 2>&1
+	    make -C "$dir" -j"$jobs" -s >"$dir/build.log" 2>&1 &&
+	    make -C "$dir" -j"$jobs" -s tests/device/devcheck >>"$dir/build.log" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] || tail -20 "$dir/devcheck.log" >&2
-	one $rc "u2fhost: tests/device/devcheck (the libu2f-host backend, gcc -Werror) for VM group 70-libu2fhost"
+	[ $rc -eq 0 ] || tail -20 "$dir/build.log" >&2
+	one $rc "u2fhost: the tree and tests/device/devcheck (gcc -Werror) for VM group 70-libu2fhost"
 }
 
 # stage_gcc_check DIR TESTS: make check with a hostile configuration file
