@@ -14,6 +14,7 @@
 #include "base/err.h"
 #include "base/bytereader.h"
 #include "sshkey.h"
+#include "ssh/wire.h"
 #include "base/util.h"
 
 /* Formats: OpenSSH PROTOCOL.key (container) and PROTOCOL.u2f (sk keys). */
@@ -42,37 +43,6 @@ struct sk_pub {
 	size_t app_len;
 };
 
-/* An SSH string: uint32 length, bytes. */
-static int
-get_string(struct rbuf *rb, const uint8_t **p, size_t *len)
-{
-	uint32_t n;
-
-	if (rbuf_get_u32be(rb, &n) != ERR_OK ||
-	    rbuf_get_ref(rb, p, n) != ERR_OK)
-		return ERR_PARSE;
-	*len = n;
-	return ERR_OK;
-}
-
-static int
-get_string_is(struct rbuf *rb, const char *want)
-{
-	const uint8_t *p;
-	size_t len;
-
-	if (get_string(rb, &p, &len) != ERR_OK || len != strlen(want) ||
-	    memcmp(p, want, len) != 0)
-		return ERR_PARSE;
-	return ERR_OK;
-}
-
-static int
-bytes_are(const uint8_t *p, size_t len, const char *want)
-{
-	return len == strlen(want) && memcmp(p, want, len) == 0;
-}
-
 /* Key type, key (curve name and point, or ed25519 key), application:
  * the fields shared by the public blob and the private key. */
 static int
@@ -81,24 +51,24 @@ get_pub(struct rbuf *rb, struct sk_pub *k)
 	const uint8_t *t;
 	size_t tlen;
 
-	if (get_string(rb, &t, &tlen) != ERR_OK)
+	if (wire_get_string(rb, &t, &tlen) != ERR_OK)
 		return ERR_PARSE;
-	if (bytes_are(t, tlen, SK_ECDSA)) {
+	if (wire_bytes_are(t, tlen, SK_ECDSA)) {
 		k->type = COSE_ES256;
-		if (get_string_is(rb, SK_CURVE) != ERR_OK ||
-		    get_string(rb, &k->pk, &k->pk_len) != ERR_OK ||
+		if (wire_get_string_is(rb, SK_CURVE) != ERR_OK ||
+		    wire_get_string(rb, &k->pk, &k->pk_len) != ERR_OK ||
 		    k->pk_len != SK_POINT_LEN || k->pk[0] != 0x04)
 			return ERR_PARSE;
-	} else if (bytes_are(t, tlen, SK_ED25519)) {
+	} else if (wire_bytes_are(t, tlen, SK_ED25519)) {
 		k->type = COSE_EDDSA;
-		if (get_string(rb, &k->pk, &k->pk_len) != ERR_OK ||
+		if (wire_get_string(rb, &k->pk, &k->pk_len) != ERR_OK ||
 		    k->pk_len != SK_ED25519_LEN ||
 		    edpoint_check(k->pk) != ERR_OK)
 			return ERR_PARSE;
 	} else
 		return ERR_PARSE;
-	if (get_string(rb, &k->app, &k->app_len) != ERR_OK ||
-	    !bytes_are(k->app, k->app_len, SK_APP))
+	if (wire_get_string(rb, &k->app, &k->app_len) != ERR_OK ||
+	    !wire_bytes_are(k->app, k->app_len, SK_APP))
 		return ERR_PARSE;
 	return ERR_OK;
 }
@@ -128,7 +98,8 @@ check_tail(struct rbuf *rb)
 	size_t len, i;
 	uint8_t b;
 
-	if (get_string(rb, &p, &len) != ERR_OK || rbuf_left(rb) >= SK_BLOCK)
+	if (wire_get_string(rb, &p, &len) != ERR_OK ||
+	    rbuf_left(rb) >= SK_BLOCK)
 		return ERR_PARSE;
 	for (i = 1; rbuf_left(rb) > 0; i++)
 		if (rbuf_get_u8(rb, &b) != ERR_OK || b != i)
@@ -156,8 +127,8 @@ parse_priv(
 	    rbuf_get_u32be(&rb, &check2) != ERR_OK || check1 != check2 ||
 	    get_pub(&rb, &k) != ERR_OK || !same_pub(&k, pub) ||
 	    rbuf_get_u8(&rb, &flags) != ERR_OK ||
-	    get_string(&rb, &kh, &kh_len) != ERR_OK ||
-	    get_string(&rb, &reserved, &res_len) != ERR_OK ||
+	    wire_get_string(&rb, &kh, &kh_len) != ERR_OK ||
+	    wire_get_string(&rb, &reserved, &res_len) != ERR_OK ||
 	    check_tail(&rb) != ERR_OK)
 		return ERR_PARSE;
 	if (kh_len == 0 ||
@@ -191,12 +162,12 @@ parse_blob(const uint8_t *p, size_t len, struct cred *out)
 	rbuf_init(&rb, p, len);
 	if (rbuf_get_ref(&rb, &pubp, sizeof(SK_MAGIC)) != ERR_OK ||
 	    memcmp(pubp, SK_MAGIC, sizeof(SK_MAGIC)) != 0 ||
-	    get_string_is(&rb, "none") != ERR_OK ||
-	    get_string_is(&rb, "none") != ERR_OK ||
-	    get_string(&rb, &kdfopt, &kdfopt_len) != ERR_OK ||
+	    wire_get_string_is(&rb, "none") != ERR_OK ||
+	    wire_get_string_is(&rb, "none") != ERR_OK ||
+	    wire_get_string(&rb, &kdfopt, &kdfopt_len) != ERR_OK ||
 	    kdfopt_len != 0 || rbuf_get_u32be(&rb, &nkeys) != ERR_OK ||
-	    nkeys != 1 || get_string(&rb, &pubp, &pub_len) != ERR_OK ||
-	    get_string(&rb, &priv, &priv_len) != ERR_OK ||
+	    nkeys != 1 || wire_get_string(&rb, &pubp, &pub_len) != ERR_OK ||
+	    wire_get_string(&rb, &priv, &priv_len) != ERR_OK ||
 	    rbuf_expect_end(&rb) != ERR_OK)
 		return ERR_PARSE;
 	rbuf_init(&pubrb, pubp, pub_len);
