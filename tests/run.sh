@@ -16,14 +16,15 @@
 #             --enable-direct-verify: every test but those ASAN_SKIP lists
 #             (pamtester cannot load an ASan module; text-only checks)
 #   format    clang-format --dry-run -Werror over every .c and .h
-#   u2fhost   gcc, --with-libu2f-host, pcsclite, ldap, EVP, -Werror: the
-#             tree and tests/device/devcheck for VM group 70-libu2fhost
-#             (asan runs the tests --with-libu2f-host)
-#   analyze   tests/analyze.sh on build/gcc (valgrind, scan-build, cppcheck)
+#   u2fhost   gcc, --with-libu2f-host, pcsclite, ldap, EVP, -Werror, the
+#             whole tree built through scan-build (tests/scanbuild.sh: the
+#             static analysis, which analyze then skips), and
+#             tests/device/devcheck for VM group 70-libu2fhost (asan runs
+#             the tests --with-libu2f-host)
+#   analyze   tests/analyze.sh on build/gcc (valgrind, cppcheck; scan-build
+#             unless stage u2fhost runs it)
 #   fuzz      fuzz/run.sh: FUZZ_TOTAL_SECONDS (default 120) split among the
 #             harnesses, two at a time (FUZZ_SECONDS: that many each)
-#             (analyze and fuzz run in the background at nice 10 from the
-#             end of stage gcc, beside the stages after it: see beside)
 #   deb       dpkg-buildpackage -b (nocheck: stage gcc ran this
 #             configuration's make check) from stage gcc's tarball
 #             unpacked in build/deb (a copy of the tree without it), then
@@ -36,6 +37,8 @@
 #             itself.
 #   distcheck make distcheck in the shipped configuration; not run by
 #             default (stages gcc and deb check what it checks)
+# The stages run in three lanes at once (see "Lanes" below): gcc, deb,
+# vm; u2fhost, format, asan; analyze and fuzz at nice 10.
 # (asan and fuzz are configured with --enable-direct-verify, so that both
 # signature checkers run, each against the other.)
 #   tests/run.sh                 everything
@@ -175,24 +178,31 @@ stage_build() {	# stage_build NAME configure-args...: build + make check
 }
 
 # stage_u2fhost: the tree --with-libu2f-host (and pcsclite, ldap), built
-# by gcc with -Werror, and tests/device/devcheck: VM group 70-libu2fhost
-# boots devcheck, pamu2fcfg and pam_u2f.so from it.
+# by gcc with -Werror through scan-build (tests/scanbuild.sh): one compile
+# gives the static analysis of the configuration with the most code
+# (stage analyze then skips its own) and the programs VM group
+# 70-libu2fhost boots (pamu2fcfg, pam_u2f.so, tests/device/devcheck).
 # No make check: every test runs --with-libu2f-host in stage asan (but
 # the pamtester tests, which never choose backend=libu2f-host: they run
-# in gcc). (Building the whole tree here through scan-build, instead of
-# analyze's own scan-build tree, cost more CPU than it saved: measured
-# 568 s of CPU on the main chain against about 300 beside it.)
+# in gcc).
 stage_u2fhost() {
 	local rc dir="$top/build/u2fhost" a=(--with-libu2f-host --enable-werror
 	    --with-ldap --with-pcsclite)
-	log "stage u2fhost: configure CC=gcc ${a[*]}"
-	# VM group 70-libu2fhost boots devcheck, pamu2fcfg and the module
-	configure_in "$dir" CC=gcc "${a[@]}" &&
-	    make -C "$dir" -j"$jobs" -s >"$dir/build.log" 2>&1 &&
-	    make -C "$dir" -j"$jobs" -s tests/device/devcheck >>"$dir/build.log" 2>&1
+	log "stage u2fhost: scan-build, configure CC=gcc ${a[*]}"
+	if command -v scan-build >/dev/null; then
+		tests/scanbuild.sh "$dir" "${a[@]}"
+		rc=$?
+		[ $rc -eq 0 ] || head -60 "$dir/scan-build.bugs" >&2
+		one $rc "u2fhost: scan-build (clang static analyzer) over common/ pam_u2f/ pamu2fcfg/ ldap/, built by gcc -Werror: no finding"
+	else
+		configure_in "$dir" CC=gcc "${a[@]}" &&
+		    make -C "$dir" -j"$jobs" -s >"$dir/build.log" 2>&1
+		one $? "u2fhost: the tree built by gcc -Werror (scan-build not installed)"
+	fi
+	make -C "$dir" -j"$jobs" -s tests/device/devcheck >"$dir/devcheck.log" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] || tail -20 "$dir/build.log" >&2
-	one $rc "u2fhost: the tree and tests/device/devcheck (gcc -Werror) for VM group 70-libu2fhost"
+	[ $rc -eq 0 ] || tail -20 "$dir/devcheck.log" >&2
+	one $rc "u2fhost: tests/device/devcheck (the libu2f-host backend) for VM group 70-libu2fhost"
 }
 
 # stage_gcc_check DIR TESTS: make check with a hostile configuration file
@@ -354,14 +364,22 @@ run_stage() {	# run_stage NAME: one stage, counted in passed/failed
 		dir="$top/build/gcc"
 		[ -f "$dir/Makefile" ] || configure_gcc
 		out="$top/build/analyze.out"
+		# stage u2fhost builds its tree through scan-build
+		case " $stages " in
+		*" u2fhost "*) export ANALYZE_NO_SCANBUILD="stage u2fhost runs it" ;;
+		esac
 		tests/analyze.sh "$dir" >"$out" 2>&1
-		p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
+		# (a step skipped here because another stage runs it is
+		# counted there)
+		p=$(grep '^ok ' "$out" | grep -vc '# SKIP stage ')
+		f=$(grep -c '^not ok ' "$out")
 		passed=$((passed + p)); failed=$((failed + f))
 		[ "$f" -eq 0 ] && [ "$p" -gt 0 ] || { grep -v '^ok ' "$out" | head -80 >&2; [ "$f" -gt 0 ] || one 1 "analyze stage"; }
 		log "analyze: $p passed, $f failed" ;;
 	vm)	# every VM group, deb and byhand too when stage deb built the
 		# .debs before (they share the boots two at a time)
 		[ -z "$deb_dir" ] || log "vm: with deb and byhand ($deb_dir)"
+		wait_u2fhost	# group 70-libu2fhost boots its devcheck
 		VM_DEB_DIR=$deb_dir vm_run "$top/build/vm.out" vm ;;
 	deb)	# build the .debs from a copy; install, enable, sudo in the VM
 		log "stage deb"
@@ -434,44 +452,78 @@ timed_stage() {
 "
 }
 
-# Stages beside the others: analyze and fuzz need nothing but CPU, and
-# the other stages leave some of it idle (make check's tests wait for
-# timeouts and tokens, the VM guests for sudo's delay and their tokens).
-# They run in the background at nice 10, from the end of stage gcc (whose
-# build/gcc analyze reads; from the start if gcc is not run) until done,
-# so that they take what the others leave and the others keep their
-# pace; the run waits for them before its table. Their counts and times
-# come back through build/beside.
-beside="" bpid=""
+# Lanes. The stages run in three lanes at once, since one stage alone
+# leaves CPU idle (make check's tests wait for timeouts and tokens, the
+# VM guests for sudo's delay and their tokens) and the run is CPU-bound
+# on 2 CPUs only when they overlap:
+# - main: gcc, deb, vm (in this order: deb builds from gcc's tarball,
+#   vm boots gcc's build and deb's packages);
+# - side: u2fhost, format, asan, from the start (they need nothing of
+#   the others; the vm stage waits for u2fhost, whose devcheck VM group
+#   70-libu2fhost runs: lock build/lanes/u2fhost.lock);
+# - beside: analyze and fuzz at nice 10, from the end of stage gcc (whose
+#   build/gcc analyze reads; from the start if gcc is not run), so that
+#   they take what the others leave.
+# The run waits for every lane before its table; a lane's counts and
+# times come back through build/lanes/NAME.
+side="" beside="" spid="" bpid=""
+for s in u2fhost format asan; do
+	case " $stages " in *" $s "*) side="$side $s" ;; esac
+done
 for s in analyze fuzz; do
 	case " $stages " in *" $s "*) beside="$beside $s" ;; esac
 done
-run_beside() {	# in a subshell: the stages in $beside, niced
+lanes=$top/build/lanes
+rm -rf "$lanes"
+mkdir -p "$lanes"
+run_lane() {	# in a subshell: run_lane NAME NICE STAGES...
+	local name=$1 n=$2 tag=""
+	shift 2
 	passed=0 failed=0 times_table=""
-	renice -n 10 -p "$BASHPID" >/dev/null 2>&1
-	for s in $beside; do
-		timed_stage "$s" " (beside, nice 10)"
+	if [ "$n" -gt 0 ]; then
+		renice -n "$n" -p "$BASHPID" >/dev/null 2>&1
+		tag=" ($name, nice $n)"
+	else tag=" ($name)"; fi
+	for s in "$@"; do
+		# (fd 9, the side lane's u2fhost lock, is not the stages')
+		timed_stage "$s" "$tag" 9>&-
+		# stage u2fhost done: the vm stage may boot 70-libu2fhost
+		[ "$s" != u2fhost ] || exec 9>&-
 	done
-	echo "$passed $failed" >"$top/build/beside/counts"
-	printf '%s' "$times_table" >"$top/build/beside/times"
+	echo "$passed $failed" >"$lanes/$name.counts"
+	printf '%s' "$times_table" >"$lanes/$name.times"
+}
+start_side() {	# the side lane, holding the u2fhost lock until that stage ends
+	[ -n "$side" ] || return 0
+	log "stages$side: in a lane of their own, from the start"
+	case " $side " in *" u2fhost "*)
+		exec 9>"$lanes/u2fhost.lock"
+		flock 9 ;;
+	esac
+	# shellcheck disable=SC2086 # stage names are words
+	run_lane side 0 $side &
+	spid=$!
+	exec 9>&-
+}
+wait_u2fhost() {	# block until the side lane's stage u2fhost ended
+	[ ! -e "$lanes/u2fhost.lock" ] || flock "$lanes/u2fhost.lock" true
 }
 start_beside() {	# once, when there is something to run beside
 	[ -n "$beside" ] && [ -z "$bpid" ] || return 0
-	rm -rf "$top/build/beside"
-	mkdir -p "$top/build/beside"
 	log "stages$beside: beside the others, at nice 10"
-	run_beside &
+	# shellcheck disable=SC2086 # stage names are words
+	run_lane beside 10 $beside &
 	bpid=$!
 }
-end_beside() {	# wait for them, add their counts and times
+end_lane() {	# end_lane NAME PID: wait for it, add its counts and times
 	local p f
-	[ -n "$bpid" ] || return 0
-	wait "$bpid"
-	read -r p f <"$top/build/beside/counts" ||
-	    { p=0 f=1; log "FAILED: stages$beside left no counts"; }
+	[ -n "$2" ] || return 0
+	wait "$2"
+	read -r p f <"$lanes/$1.counts" ||
+	    { p=0 f=1; log "FAILED: lane $1 left no counts"; }
 	passed=$((passed + p))
 	failed=$((failed + f))
-	times_table="$times_table$(cat "$top/build/beside/times" 2>/dev/null)
+	times_table="$times_table$(cat "$lanes/$1.times" 2>/dev/null)
 "
 }
 
@@ -491,13 +543,15 @@ case " $stages " in
 	    configure_gcc || one 1 "configure build/gcc"
 	start_beside ;;
 esac
+start_side
 for s in $stages; do
-	case " $beside " in *" $s "*) continue ;; esac
-	timed_stage "$s"
+	case " $beside $side " in *" $s "*) continue ;; esac
+	timed_stage "$s" " (main)"
 	[ "$s" != gcc ] || start_beside
 done
 start_beside
-end_beside
+end_lane side "$spid"
+end_lane beside "$bpid"
 cpu_now
 {
 	echo "== stage times (wall, cpu):"
