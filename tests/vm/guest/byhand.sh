@@ -14,10 +14,7 @@ mkuser carol
 printf 'carol ALL=(ALL:ALL) ALL\n' >/etc/sudoers.d/vmtest
 chmod 440 /etc/sudoers.d/vmtest
 sudo_setup
-export DEBIAN_FRONTEND=noninteractive
-# man-db's trigger rebuilds its whole index: over a minute under TCG.
-# Without this file it skips that (the guest's / is a throwaway overlay).
-rm -f /var/lib/man-db/auto-update
+apt_local_only
 asuser=$T/asuser	# $asuser USER CMD...: as the user, a login-like PATH
 # shellcheck disable=SC2016 # expanded by the script
 printf '%s\n' '#!/bin/sh' 'u=$1' 'shift' \

@@ -19,10 +19,7 @@ printf 'carol ALL=(ALL:ALL) ALL\ndave ALL=(ALL:ALL) ALL\n' >/etc/sudoers.d/vmtes
 chmod 440 /etc/sudoers.d/vmtest
 debs=$(ls "${VM_DEB_DIR:-/nonexistent}"/libpam-u2f-native_*.deb \
     "${VM_DEB_DIR:-/nonexistent}"/pamu2fcfg-native_*.deb 2>/dev/null)
-export DEBIAN_FRONTEND=noninteractive
-# man-db's trigger rebuilds its whole index: over a minute under TCG.
-# Without this file it skips that (the guest's / is a throwaway overlay).
-rm -f /var/lib/man-db/auto-update
+apt_local_only
 sudo_setup
 
 debian_pu_installed "Debian's libpam-u2f and pamu2fcfg installed first"
