@@ -16,14 +16,11 @@ check_PROGRAMS += tests/hostile/test_pam_hostile tests/hostile/test_pam_files
 TESTS += tests/hostile/test_pam_hostile tests/hostile/test_pam_files
 SLOW_TESTS += tests/hostile/test_pam_hostile
 PAM_HOSTILE_RIG = tests/hostile/pamrig.c tests/hostile/pamrig.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtmain.h \
-	tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 PAM_HOSTILE_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/module \
 	-I$(top_srcdir)/pam_u2f
-PAM_HOSTILE_LDADD = tests/lib/libtokenctl.la common/libcommon.la $(PAM_LIBS) \
+PAM_HOSTILE_LDADD = tests/module/libmt.la tests/lib/libtokenctl.la common/libcommon.la $(PAM_LIBS) \
 	$(LIBCRYPTO_LIBS) -lpthread -ldl
 tests_hostile_test_pam_hostile_SOURCES = tests/hostile/test_pam_hostile.c \
 	tests/hostile/mitm.c tests/hostile/mitm.h $(PAM_HOSTILE_RIG)

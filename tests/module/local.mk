@@ -6,6 +6,18 @@
 # arguments and debug file; test_tell: the messages the user sees;
 # test_modmanual: manual mode's flag matrix); then
 # a lint of the man page.
+
+# The rig the module tests share (and tests/hostile's test_pam_*):
+# compiled once into libmt, not once per test program.
+check_LTLIBRARIES += tests/module/libmt.la
+tests_module_libmt_la_SOURCES = tests/module/mtfix.c tests/module/mtfix.h \
+	tests/module/mtmain.h tests/module/modtest.c tests/module/modtest.h \
+	tests/module/mtpam.c tests/module/enroll.c tests/module/mtsign.c \
+	tests/module/mtsign.h
+tests_module_libmt_la_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
+	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/module \
+	-I$(top_srcdir)/pam_u2f
+
 check_PROGRAMS += tests/module/test_privdrop
 TESTS += tests/module/test_privdrop
 tests_module_test_privdrop_SOURCES = tests/module/test_privdrop.c \
@@ -26,13 +38,11 @@ tests_module_test_remote_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 check_PROGRAMS += tests/module/test_modremote
 TESTS += tests/module/test_modremote
 tests_module_test_modremote_SOURCES = tests/module/test_modremote.c \
-	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 tests_module_test_modremote_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
-tests_module_test_modremote_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_modremote_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	pam_u2f/libmodule.la common/libcommon.la $(PAM_LIBS) \
 	$(LIBCRYPTO_LIBS) -lpthread -ldl
 
@@ -53,59 +63,49 @@ tests_module_test_args_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 	$(PAM_LIBS) $(LIBCRYPTO_LIBS)
 
 tests_module_test_manual_SOURCES = tests/module/test_manual.c \
-	tests/module/mtsign.c tests/module/mtsign.h tests/lib/test.h
+	tests/lib/test.h
 tests_module_test_manual_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
 	-I$(top_srcdir)/tests/lib
-tests_module_test_manual_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+tests_module_test_manual_LDADD = tests/module/libmt.la \
+	common/libcommon.la $(LIBCRYPTO_LIBS)
 
 tests_module_test_module_SOURCES = tests/module/test_module.c \
-	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 tests_module_test_module_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
-tests_module_test_module_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_module_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 tests_module_test_modfile_SOURCES = tests/module/test_modfile.c \
-	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 tests_module_test_modfile_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_modfile_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_modfile_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 tests_module_test_modmanual_SOURCES = tests/module/test_modmanual.c \
-	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 tests_module_test_modmanual_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_modmanual_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_modmanual_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
-tests_module_test_tell_SOURCES = tests/module/test_tell.c \
-	tests/module/mtfix.c tests/module/mtfix.h tests/module/mtmain.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
-	tests/lib/test.h
+tests_module_test_tell_SOURCES = tests/module/test_tell.c tests/lib/test.h
 tests_module_test_tell_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
-tests_module_test_tell_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_tell_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 # test_retcodes: the return-code table of pam_u2f(8), row by row.
 tests_module_test_retcodes_SOURCES = tests/module/test_retcodes.c \
-	tests/module/mtfix.c tests/module/mtfix.h \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 tests_module_test_retcodes_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_retcodes_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_retcodes_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 # (make check builds pam_u2f.la and tests/softtoken/softtoken first, for
 # both programs: the module is an ordinary target, the token a check one.)
@@ -132,13 +132,11 @@ tests_module_test_confargs_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 check_PROGRAMS += tests/module/test_confmod
 TESTS += tests/module/test_confmod
 tests_module_test_confmod_SOURCES = tests/module/test_confmod.c \
-	tests/module/modtest.c tests/module/modtest.h tests/module/mtmain.h \
-	tests/module/mtpam.c \
-	tests/module/enroll.c tests/module/mtsign.c tests/module/mtsign.h \
 	tests/lib/test.h
 tests_module_test_confmod_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	$(LIBCRYPTO_CFLAGS) -I$(top_srcdir)/tests/lib
-tests_module_test_confmod_LDADD = tests/lib/libtokenctl.la \
+tests_module_test_confmod_LDADD = tests/module/libmt.la \
+	tests/lib/libtokenctl.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
 
 # The options table reaches every source it names: module arguments, the

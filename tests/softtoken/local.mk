@@ -50,45 +50,49 @@ TESTS += tests/softtoken/socket.sh
 dist_check_SCRIPTS += tests/softtoken/socket.sh
 EXTRA_DIST += tests/softtoken/README
 
+# The CTAP2 host side the token's CTAP2 tests share, compiled once.
+check_LTLIBRARIES += tests/softtoken/libctap2h.la
+tests_softtoken_libctap2h_la_SOURCES = tests/softtoken/ctap2host.c \
+	tests/softtoken/ctap2hpin.c tests/softtoken/ctap2hrk.c \
+	tests/softtoken/ctap2host.h
+tests_softtoken_libctap2h_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
+
 # The CTAP2 side: the host half is the project's (cbor, proto, pinproto).
 check_PROGRAMS += tests/softtoken/test_ctap2
 TESTS += tests/softtoken/test_ctap2
 tests_softtoken_test_ctap2_SOURCES = tests/softtoken/test_ctap2.c \
-	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
-	tests/softtoken/ctap2hrk.c \
-	tests/softtoken/ctap2host.h tests/lib/test.h
+	tests/lib/test.h
 tests_softtoken_test_ctap2_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
-tests_softtoken_test_ctap2_LDADD = tests/softtoken/libsofttoken.la \
+tests_softtoken_test_ctap2_LDADD = tests/softtoken/libctap2h.la \
+	tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 check_PROGRAMS += tests/softtoken/test_ctap2f
 TESTS += tests/softtoken/test_ctap2f
 tests_softtoken_test_ctap2f_SOURCES = tests/softtoken/test_ctap2f.c \
-	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
-	tests/softtoken/ctap2hrk.c \
-	tests/softtoken/ctap2host.h tests/lib/test.h
+	tests/lib/test.h
 tests_softtoken_test_ctap2f_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
-tests_softtoken_test_ctap2f_LDADD = tests/softtoken/libsofttoken.la \
+tests_softtoken_test_ctap2f_LDADD = tests/softtoken/libctap2h.la \
+	tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 check_PROGRAMS += tests/softtoken/test_ctap2hid
 TESTS += tests/softtoken/test_ctap2hid
 tests_softtoken_test_ctap2hid_SOURCES = tests/softtoken/test_ctap2hid.c \
-	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
-	tests/softtoken/ctap2hrk.c \
-	tests/softtoken/ctap2host.h tests/lib/test.h
+	tests/lib/test.h
 tests_softtoken_test_ctap2hid_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
-tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libsofttoken.la \
+tests_softtoken_test_ctap2hid_LDADD = tests/softtoken/libctap2h.la \
+	tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 # Resident credentials, GetNextAssertion, credProtect, Selection, the log.
 check_PROGRAMS += tests/softtoken/test_ctap2rk
 TESTS += tests/softtoken/test_ctap2rk
 tests_softtoken_test_ctap2rk_SOURCES = tests/softtoken/test_ctap2rk.c \
-	tests/softtoken/ctap2host.c tests/softtoken/ctap2hpin.c \
-	tests/softtoken/ctap2hrk.c tests/softtoken/ctap2host.h tests/lib/test.h
+	tests/lib/test.h
 tests_softtoken_test_ctap2rk_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
-tests_softtoken_test_ctap2rk_LDADD = tests/softtoken/libsofttoken.la \
+tests_softtoken_test_ctap2rk_LDADD = tests/softtoken/libctap2h.la \
+	tests/softtoken/libsofttoken.la \
 	$(LIBCRYPTO_LIBS)
 
 TESTS += tests/softtoken/ctap2sock.sh
