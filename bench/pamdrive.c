@@ -16,7 +16,11 @@
  * stderr). With PAMDRIVE_CLOCK=1 it also prints, on stderr,
  * "pamdrive: pam_authenticate at SEC.NSEC" per transaction: CLOCK_MONOTONIC
  * read right before the call (bench/multikey.sh compares it with the
- * software tokens' --log-time stamps). Prints one line
+ * software tokens' --log-time stamps). With PAMDRIVE_RHOST set, PAM_RHOST
+ * is that host (a remote client, for remote=). With PAMDRIVE_CPU=1 it
+ * prints "pamdrive: cpu_ns N" on stderr per transaction: the process's
+ * CPU time (CLOCK_PROCESS_CPUTIME_ID, user + system) spent inside
+ * pam_authenticate (bench/remote.sh). Prints one line
  * per transaction, "NAME CODE" (e.g. "PAM_AUTH_ERR 7"), and exits 0 if
  * every pam_authenticate returned PAM_SUCCESS, 1 if one did not, 2 for a
  * usage or setup error. */
@@ -29,8 +33,10 @@
 
 struct drive_opts {
 	int verbose;
-	int clock;       /* print CLOCK_MONOTONIC at pam_authenticate */
-	const char *pin; /* the answer to echo-off prompts */
+	int clock;         /* print CLOCK_MONOTONIC at pam_authenticate */
+	const char *pin;   /* the answer to echo-off prompts */
+	const char *rhost; /* PAM_RHOST, or NULL */
+	int cpu;           /* print the CPU time of pam_authenticate */
 };
 
 struct drive_name {
@@ -115,7 +121,7 @@ drive_once(const char *confdir, const char *service, const char *user,
 {
 	pam_handle_t *pamh = NULL;
 	struct pam_conv conv;
-	struct timespec t0 = {0, 0};
+	struct timespec t0 = {0, 0}, c0 = {0, 0}, c1 = {0, 0};
 	int r;
 
 	conv.conv = drive_conv;
@@ -125,11 +131,18 @@ drive_once(const char *confdir, const char *service, const char *user,
 		fprintf(stderr, "pamdrive: pam_start_confdir: %d\n", r);
 		return 2;
 	}
-	if (o->clock && clock_gettime(CLOCK_MONOTONIC, &t0) != 0) {
+	if ((o->rhost != NULL &&
+		pam_set_item(pamh, PAM_RHOST, o->rhost) != PAM_SUCCESS) ||
+	    (o->clock && clock_gettime(CLOCK_MONOTONIC, &t0) != 0) ||
+	    (o->cpu && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0) != 0)) {
 		pam_end(pamh, PAM_SYSTEM_ERR);
 		return 2;
 	}
 	r = pam_authenticate(pamh, 0);
+	if (o->cpu && clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1) == 0)
+		fprintf(stderr, "pamdrive: cpu_ns %lld\n",
+		    (long long)(c1.tv_sec - c0.tv_sec) * 1000000000LL +
+			(c1.tv_nsec - c0.tv_nsec));
 	if (o->clock)
 		fprintf(stderr, "pamdrive: pam_authenticate at %lld.%09ld\n",
 		    (long long)t0.tv_sec, t0.tv_nsec);
@@ -161,6 +174,9 @@ main(int argc, char **argv)
 	o.verbose = v != NULL && strcmp(v, "1") == 0;
 	v = getenv("PAMDRIVE_CLOCK");
 	o.clock = v != NULL && strcmp(v, "1") == 0;
+	v = getenv("PAMDRIVE_CPU");
+	o.cpu = v != NULL && strcmp(v, "1") == 0;
+	o.rhost = getenv("PAMDRIVE_RHOST");
 	o.pin = getenv("PAMDRIVE_PIN") != NULL ? getenv("PAMDRIVE_PIN") : "";
 	for (i = 0; i < count; i++) {
 		if ((r = drive_once(argv[1], argv[2], argv[3], &o)) == 2)

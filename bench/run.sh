@@ -17,10 +17,12 @@
 #      BENCH_OUT    results file (default <source>/bench/RESULTS.md)
 #      BENCH_ONLY   ctap2: only the CTAP2-with-PIN part (bench/ctap2.sh);
 #                   multikey: only the several-keys part (bench/multikey.sh);
-#                   ldap: only the directory part (bench/ldap.sh)
+#                   ldap: only the directory part (bench/ldap.sh);
+#                   remote: only the sudo-over-SSH part (bench/remote.sh)
 #      BENCH_CTAP2  0 to skip that part in a full run (default 1)
 #      BENCH_MULTIKEY  0 to skip the several-keys part (default 1)
 #      BENCH_LDAP   0 to skip the directory part (default 1)
+#      BENCH_REMOTE 0 to skip the sudo-over-SSH part (default 1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -563,6 +565,7 @@ write_report() {
 [ "${BENCH_ONLY:-}" = ctap2 ] && exec "$here/ctap2.sh"
 [ "${BENCH_ONLY:-}" = multikey ] && exec "$here/multikey.sh"
 [ "${BENCH_ONLY:-}" = ldap ] && exec "$here/ldap.sh"
+[ "${BENCH_ONLY:-}" = remote ] && exec "$here/remote.sh"
 check_tools
 mkdir -p "$work/map" "$work/conf" "$work/raw"
 build_all
@@ -587,4 +590,8 @@ fi
 # The directory section (host only), spliced into $out.
 if [ "${BENCH_LDAP:-1}" = 1 ]; then
 	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/ldap.sh"
+fi
+# The sudo-over-SSH section (host only), spliced into $out.
+if [ "${BENCH_REMOTE:-1}" = 1 ]; then
+	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/remote.sh"
 fi

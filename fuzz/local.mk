@@ -10,7 +10,8 @@ EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 
 FUZZ_HARNESSES = fuzz/fuzz_apdu fuzz/fuzz_args fuzz/fuzz_attest fuzz/fuzz_authfile fuzz/fuzz_authscan \
 	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_ctap2 fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
-	fuzz/fuzz_manual fuzz/fuzz_passkey fuzz/fuzz_sshkey fuzz/fuzz_u2f
+	fuzz/fuzz_manual fuzz/fuzz_passkey fuzz/fuzz_sshagent fuzz/fuzz_sshkey \
+	fuzz/fuzz_sshpub fuzz/fuzz_u2f
 
 if ENABLE_FUZZING
 noinst_LTLIBRARIES += fuzz/libfuzzcommon.la fuzz/libfuzzsupport.la
@@ -127,6 +128,18 @@ fuzz_fuzz_sshkey_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_sshkey_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_sshkey_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_sshkey_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_sshagent_SOURCES = fuzz/fuzz_sshagent.c
+fuzz_fuzz_sshagent_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/tests/ssh
+fuzz_fuzz_sshagent_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_sshagent_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_sshagent_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_sshpub_SOURCES = fuzz/fuzz_sshpub.c
+fuzz_fuzz_sshpub_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_sshpub_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_sshpub_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_sshpub_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_manual_SOURCES = fuzz/fuzz_manual.c
 fuzz_fuzz_manual_CPPFLAGS = $(FUZZ_CPPFLAGS)

@@ -95,6 +95,58 @@ def sshkey():
         write("sshkey", name + ".blob", base64.b64decode(body))
 
 
+def ssh_kat():
+    """The keys and SSHSIG blobs of tests/ssh/sshsig_kat.h."""
+    with open(os.path.join(TOP, "tests", "ssh", "sshsig_kat.h")) as f:
+        text = f.read()
+    out = {}
+    for m in re.finditer(r'#define (\w+)[\s\\]+((?:"[^"]*"[\s\\]*)+)', text):
+        out[m.group(1)] = "".join(re.findall(r'"([^"]*)"', m.group(2)))
+    return out
+
+
+def sshstr(b):
+    return struct.pack(">I", len(b)) + b
+
+
+def sshsig_inner(sig):
+    """The signature string of an SSHSIG blob (what the agent returns)."""
+    p = 6 + 4
+    for _ in range(4):  # key, namespace, reserved, hash
+        p += 4 + struct.unpack(">I", sig[p:p + 4])[0]
+    n = struct.unpack(">I", sig[p:p + 4])[0]
+    return sig[p + 4:p + 4 + n]
+
+
+def sshpub():
+    k = ssh_kat()
+    for name in ("KEY_ECDSA", "KEY_ED25519"):
+        line = k[name]
+        low = name.lower()
+        write("sshpub", low, line + "\n")
+        write("sshpub", low + "_opts",
+              "no-touch-required,Verify-Required " + line + "\n")
+        write("sshpub", low + ".blob", base64.b64decode(line.split()[1]))
+
+
+def sshagent():
+    """Agent replies, each framed (uint32 length, type, body)."""
+    k = ssh_kat()
+    ids = b"".join(sshstr(base64.b64decode(k[n].split()[1])) + sshstr(c)
+                   for n, c in (("KEY_ECDSA", b"ka"), ("KEY_ED25519", b"kb")))
+    frame = lambda body: struct.pack(">I", len(body)) + body
+    write("sshagent", "identities", frame(b"\x0c" + struct.pack(">I", 2)
+                                          + ids))
+    write("sshagent", "identities_none", frame(b"\x0c\0\0\0\0"))
+    write("sshagent", "failure", frame(b"\x05"))
+    for name in ("SIG_ECDSA", "SIG_ED25519"):
+        inner = sshsig_inner(base64.b64decode(k[name]))
+        write("sshagent", name.lower() + "_reply",
+              frame(b"\x0e" + sshstr(inner)))
+        # the blob alone: the harness hands every input to sshsig_verify
+        write("sshagent", name.lower(), inner)
+
+
 def passkey():
     """The SubjectPublicKeyInfos of tests/lib/passkeyfix.h: each as DER (what
     fuzz_passkey wraps into a value), as a passkey: value, and together
@@ -523,6 +575,8 @@ def main():
     authfile()
     authscan()
     sshkey()
+    sshpub()
+    sshagent()
     passkey()
     b64corpus()
     u2f()

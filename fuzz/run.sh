@@ -24,7 +24,7 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
-all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual passkey sshkey u2f"
+all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual passkey sshagent sshkey sshpub u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 if [ -n "${FUZZ_TOTAL_SECONDS:-}" ]; then
@@ -35,13 +35,14 @@ CC=${CC:-clang}
 export CC
 
 # Longest input per harness: mapping lines with 4096-character fields,
-# 16 KiB key files, a CTAPHID exchange of 129 reports; authscan needs
+# 16 KiB key files, key lines past their 8192-byte bound, a CTAPHID exchange of 129 reports; authscan needs
 # files well over 128 bytes (AVX2 blocks), several pieces of them.
 max_len() {
 	case $1 in
 	authfile) echo 20000 ;;
 	passkey) echo 8192 ;;
 	sshkey) echo 17000 ;;
+	sshpub) echo 9000 ;;
 	hid) echo 9000 ;;
 	authscan) echo 8192 ;;
 	*) echo 4096 ;;

@@ -250,8 +250,10 @@ sshpub_parse(const char *line, struct sshpub *k)
 	if (type_of(tok, n) == 0 && !is_other_type(tok, n)) {
 		if (memchr(tok, '"', n) != NULL)
 			return ERR_CONFIG; /* an option with a value */
-		if ((r = parse_options(tok, n, k)) != ERR_OK)
+		if ((r = parse_options(tok, n, k)) != ERR_OK) {
+			sshpub_clear(k); /* an option may be set already */
 			return r;
+		}
 		n = token(&s, &tok);
 	}
 	if ((r = parse_key(s, tok, n, k)) != ERR_OK)

@@ -71,10 +71,13 @@ test_options_refused(void)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(line, sizeof(line), "%s%s", bad[i], KEY_ECDSA);
 		T_EQ_ERR(sshpub_parse(line, &k), ERR_CONFIG);
-		T_TRUE(k.blob == NULL);
+		/* zeroed, the options read before the bad one too */
+		T_TRUE(k.blob == NULL && !k.verify_required &&
+		    !k.no_touch_required);
 	}
 	T_EQ_ERR(sshpub_parse(",verify-required " KEY_ECDSA, &k), ERR_PARSE);
 	T_EQ_ERR(sshpub_parse("verify-required,, " KEY_ECDSA, &k), ERR_PARSE);
+	T_TRUE(!k.verify_required);
 }
 
 static void
