@@ -111,6 +111,7 @@ common_transport_libtransport_la_SOURCES = \
 	common/transport/hidraw.c common/transport/hidraw_rdesc.c \
 	common/transport/hidraw.h \
 	common/transport/hidraw_node.c common/transport/hidraw_node.h \
+	common/transport/hidraw_why.c common/transport/hidraw_why.h \
 	common/transport/unixdev.c common/transport/unixdev.h \
 	common/transport/unixpath.c common/transport/unixpath.h \
 	common/transport/apdu.c common/transport/apdu.h \

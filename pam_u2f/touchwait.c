@@ -20,6 +20,7 @@
 #include "usermsg.h"
 #include "usermsg_text.h"
 #include "touchwait.h"
+#include "transport/hidraw_why.h"
 #include "base/util.h"
 
 static void
@@ -85,6 +86,19 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 /* Open the keys; with `interactive`, ask first and wait for one. The
  * timeout starts here (after the question): *deadline ends the opening
  * and then the wait for the touch, however many devices stall. */
+/* No key could be opened: say why, with what sysfs and /dev tell when
+ * the keys are discovered (not for devices= paths, nor libu2f-host). */
+static void
+touch_say_no_key(struct call *c, int first_err)
+{
+	struct hidraw_why why;
+
+	memset(&why, 0, sizeof(why));
+	if (c->opt.ndevices == 0 && c->opt.backend == DEV_BACKEND_NATIVE)
+		(void)hidraw_why(&why);
+	tell_no_key(c, first_err, &why);
+}
+
 static int
 touch_devices(
     struct call *c, int64_t *deadline, struct dev ***devs, size_t *ndevs)
@@ -137,7 +151,7 @@ touch_devices(
 		    first_err != ERR_OK ? err_str(first_err) : "");
 		if (first_err == ERR_FILE_UNSAFE)
 			debug_err(&c->dbg, "%s", TOUCH_UNIX_UNSAFE_MSG);
-		tell_no_key(c, first_err);
+		touch_say_no_key(c, first_err);
 		return ERR_NO_KEY;
 	}
 	debug_msg(&c->dbg, "%zu security key(s) found", *ndevs);

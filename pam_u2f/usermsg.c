@@ -17,6 +17,7 @@
 #include "converse.h"
 #include "base/err.h"
 #include "remote.h"
+#include "transport/hidraw_why.h"
 #include "usermsg.h"
 #include "base/util.h"
 
@@ -69,9 +70,33 @@ tell_no_creds(struct call *c)
 	tell_show(c, msg);
 }
 
-void
-tell_no_key(struct call *c, int first_err)
+/* What sysfs and /dev say, when it says something; else 0. */
+static int
+tell_no_key_why(struct call *c, const struct hidraw_why *why)
 {
+	char msg[TELL_MAX];
+
+	if (why == NULL || why->kind == HIDRAW_WHY_NONE)
+		return 0;
+	if (why->kind == HIDRAW_WHY_HIDDEN) {
+		debug_err(&c->dbg,
+		    "/sys/class/hidraw lists FIDO nodes (%s) "
+		    "but /dev has none: a private /dev",
+		    why->node);
+		tell_show(c, TELL_NO_KEY_HIDDEN);
+		return 1;
+	}
+	snprintf(msg, sizeof(msg), TELL_NO_KEY_DENIED, why->node,
+	    hidraw_why_missing(why));
+	tell_show(c, msg);
+	return 1;
+}
+
+void
+tell_no_key(struct call *c, int first_err, const struct hidraw_why *why)
+{
+	if (tell_no_key_why(c, why))
+		return;
 	switch (first_err) {
 	case ERR_PERM:
 		tell_show(c, TELL_NO_KEY_PERM);

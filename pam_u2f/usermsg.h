@@ -20,8 +20,13 @@
  * line), and nouserok is not set: how to register a key. */
 void tell_no_creds(struct call *c);
 
-/* No key could be opened: first_err is auth_open_all's first error. */
-void tell_no_key(struct call *c, int first_err);
+struct hidraw_why;
+
+/* No key could be opened: first_err is auth_open_all's first error; why
+ * (transport/hidraw_why.h, NULL or kind NONE: nothing known) what sysfs
+ * and /dev say: the nodes are hidden from this process (a sandbox), or
+ * one may not be opened (named, with the permission missing). */
+void tell_no_key(struct call *c, int first_err, const struct hidraw_why *why);
 /* devices= named a reader and no card came to it within timeout s. */
 void tell_no_card(struct call *c, int timeout);
 

@@ -26,6 +26,13 @@
 	"A security key is plugged in but cannot be opened (permission "       \
 	"denied). Ask an administrator to check the udev rules for FIDO "      \
 	"keys."
+#define TELL_NO_KEY_HIDDEN                                                     \
+	"no security key is visible to this process; a sandboxed polkit "      \
+	"helper needs the drop-in: see pam_u2f(8)."
+#define TELL_NO_KEY_DENIED                                                     \
+	"A security key is plugged in but /dev/%s cannot be opened: no %s "    \
+	"permission for this process (EACCES). Ask an administrator to check " \
+	"the udev rules for FIDO keys (pam_u2f(8), DESKTOPS)."
 #define TELL_NO_KEY_MUTE                                                       \
 	"A security key was found but did not answer. Unplug it, plug it "     \
 	"in again and retry."

@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "transport/hidraw_node.h"
+#include "transport/hidraw_why.h"
 #include "tool.h"
 
 #define DEVWHY_SYSFS "/sys"
@@ -126,4 +127,30 @@ devwhy_say_mute(const struct tool_opts *o, int err)
 	    where != NULL ? " at " : "", where != NULL ? where : "",
 	    err_str(err),
 	    where == NULL && o->lg == NULL ? "; -d names it" : "");
+}
+
+bool
+devwhy_sysfs(const struct tool_opts *o)
+{
+	struct hidraw_why why;
+
+	if (o->cf.ndevices != 0 || o->backend != DEV_BACKEND_NATIVE ||
+	    hidraw_why_at(DEVWHY_SYSFS, "/dev", &why) != ERR_OK)
+		return false;
+	switch (why.kind) {
+	case HIDRAW_WHY_HIDDEN:
+		tool_msg("no security key is visible to this process (%s/class/"
+			 "hidraw lists %s, " DEVWHY_DEV " has no such node); a "
+			 "sandboxed polkit helper needs the drop-in: see "
+			 "pam_u2f(8)",
+		    DEVWHY_SYSFS, why.node);
+		return true;
+	case HIDRAW_WHY_DENIED:
+		tool_msg(DEVWHY_DEV "%s cannot be opened: no %s permission for "
+				    "this process (EACCES)",
+		    why.node, hidraw_why_missing(&why));
+		return true;
+	default:
+		return false;
+	}
 }

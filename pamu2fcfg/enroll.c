@@ -198,8 +198,10 @@ enroll_explain_open(const struct tool_opts *o, int err)
 
 	switch (err) {
 	case ERR_PERM:
-		if (o->cf.ndevices == 0)
+		if (o->cf.ndevices == 0) {
 			explain_denied();
+			(void)devwhy_sysfs(o);
+		}
 		tool_msg(
 		    "permission denied opening the security key%s%s; "
 		    "add a udev rule that grants you access to /dev/hidraw* "
@@ -217,6 +219,8 @@ enroll_explain_open(const struct tool_opts *o, int err)
 		break;
 	case ERR_NO_KEY:
 	case ERR_NODEV:
+		if (devwhy_sysfs(o))
+			break;
 		tool_msg("no security key found%s%s (waited %d s)",
 		    where ? " at " : "", where ? where : "", o->cf.timeout);
 		break;

@@ -167,6 +167,11 @@ int devwhy_paths(const struct tool_opts *o);
 void devwhy_report_ids(const struct tool_opts *o);
 bool devwhy_mute(int err);
 void devwhy_say_mute(const struct tool_opts *o, int err);
+/* After no key was found or one was refused (EACCES): what sysfs and
+ * /dev say (transport/hidraw_why.h) for discovered keys, the nodes
+ * hidden from this process or the node it may not open and the
+ * permission missing. True when something was said. */
+bool devwhy_sysfs(const struct tool_opts *o);
 
 /* msg.c: a "pamu2fcfg: " prefixed line on stderr; exit status for an
  * error code. */

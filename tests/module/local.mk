@@ -152,3 +152,14 @@ tests_module_test_opttable_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 tests_module_test_opttable_LDADD = pam_u2f/libmodule.la \
 	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS)
 
+
+# What the module tells when sysfs lists FIDO nodes that /dev lacks (a
+# sandbox) or refuses (EACCES): tell_no_key on a fake sysfs and /dev.
+check_PROGRAMS += tests/module/test_tellhid
+TESTS += tests/module/test_tellhid
+tests_module_test_tellhid_SOURCES = tests/module/test_tellhid.c \
+	tests/lib/test.h
+tests_module_test_tellhid_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
+	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
+tests_module_test_tellhid_LDADD = pam_u2f/libmodule.la common/libcommon.la \
+	$(PAM_LIBS)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The HID report descriptor parser, discovery against a fake sysfs tree,
- * and the refusals of the hidraw I/O. */
+ * why no node can be used (hidraw_why.c: hidden from this process, or
+ * refused with EACCES), and the refusals of the hidraw I/O. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "transport/hid.h"
 #include "transport/hidraw.h"
 #include "transport/hidraw_node.h"
+#include "transport/hidraw_why.h"
 #include "test.h"
 #include "transport/unixdev.h"
 
@@ -429,6 +433,92 @@ test_node(void)
 	T_EQ_INT(system(cmd), 0);
 }
 
+/* hidraw_why_at as a user who is not root (root passes every access
+ * check): in a child as nobody (65534) when the test runs as root. */
+static int
+why_unprivileged(const char *sys, const char *dev, struct hidraw_why *out)
+{
+	int p[2], st = 0, r;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		return hidraw_why_at(sys, dev, out);
+	if (pipe(p) != 0 || (pid = fork()) < 0)
+		abort();
+	if (pid == 0) {
+		close(p[0]);
+		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 ||
+		    setuid(65534) != 0)
+			_exit(2);
+		r = hidraw_why_at(sys, dev, out);
+		_exit(write(p[1], out, sizeof(*out)) == (ssize_t)sizeof(*out)
+			? -r
+			: 3);
+	}
+	close(p[1]);
+	r = read(p[0], out, sizeof(*out)) == (ssize_t)sizeof(*out) ? 0 : 1;
+	close(p[0]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || r != 0)
+		return ERR_SYSTEM;
+	return -WEXITSTATUS(st);
+}
+
+static void
+put_node(const char *dev, const char *name, mode_t mode)
+{
+	char path[512];
+
+	put_file(dev, name, "", 0);
+	fmt2(path, sizeof(path), dev, "/", name);
+	T_EQ_INT(chmod(path, mode), 0);
+}
+
+/* Why no FIDO node can be used: hidden (sysfs lists FIDO nodes, /dev
+ * lacks them: the lowest is named), refused (EACCES: the node and the
+ * missing permission), nothing to say (no hidraw class, or a usable
+ * node). hidraw4 (report IDs) and the keyboards never count. */
+static void
+test_why(void)
+{
+	char root[] = "/tmp/test_hidraw.XXXXXX", sys[64], dev[64], cmd[128];
+	struct hidraw_why why;
+
+	if (mkdtemp(root) == NULL)
+		abort();
+	T_EQ_INT(chmod(root, 0755), 0);
+	make_tree(root);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	snprintf(dev, sizeof(dev), "%s/dev", root);
+	mkdirs(root, "dev");
+	T_EQ_ERR(hidraw_why_at(root, dev, &why), ERR_OK);
+	T_EQ_INT(why.kind, HIDRAW_WHY_NONE);
+	T_EQ_ERR(hidraw_why_at(sys, dev, &why), ERR_OK);
+	T_EQ_INT(why.kind, HIDRAW_WHY_HIDDEN);
+	T_EQ_STR(why.node, "hidraw3");
+	put_node(dev, "hidraw4", 0600); /* report IDs: not counted */
+	put_node(dev, "hidraw9", 0600); /* a keyboard: not counted */
+	T_EQ_ERR(why_unprivileged(sys, dev, &why), ERR_OK);
+	T_EQ_INT(why.kind, HIDRAW_WHY_HIDDEN);
+	put_node(dev, "hidraw10", 0600);
+	T_EQ_ERR(why_unprivileged(sys, dev, &why), ERR_OK);
+	T_EQ_INT(why.kind, HIDRAW_WHY_DENIED);
+	T_EQ_STR(why.node, "hidraw10");
+	T_TRUE(why.read_denied && why.write_denied);
+	T_EQ_STR(hidraw_why_missing(&why), "read and write");
+	put_node(dev, "hidraw3", 0604);
+	T_EQ_ERR(why_unprivileged(sys, dev, &why), ERR_OK);
+	T_EQ_INT(why.kind, HIDRAW_WHY_DENIED);
+	T_EQ_STR(why.node, "hidraw3");
+	T_TRUE(!why.read_denied && why.write_denied);
+	T_EQ_STR(hidraw_why_missing(&why), "write");
+	put_node(dev, "hidraw10", 0666); /* one usable: nothing to say */
+	T_EQ_ERR(why_unprivileged(sys, dev, &why), ERR_OK);
+	T_EQ_INT(why.kind, HIDRAW_WHY_NONE);
+	T_EQ_ERR(hidraw_why_at(NULL, dev, &why), ERR_INVAL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	T_EQ_INT(system(cmd), 0);
+}
+
 static void
 test_discover_empty(void)
 {
@@ -491,4 +581,5 @@ TEST_MAIN(TEST(test_rdesc_fido), TEST(test_rdesc_not_fido),
     TEST(test_rdesc_garbage), TEST(test_rdesc_long_item),
     TEST(test_rdesc_sizes), TEST(test_rdesc_report_id),
     TEST(test_rdesc_push_pop), TEST(test_discover), TEST(test_node),
-    TEST(test_discover_empty), TEST(test_open_refusals), TEST(test_io_for))
+    TEST(test_why), TEST(test_discover_empty), TEST(test_open_refusals),
+    TEST(test_io_for))
