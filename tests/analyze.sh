@@ -60,7 +60,7 @@ vg_run() {	# vg_run PROG: run it under memcheck, logs in $out/vg
 	    valgrind --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
 	    --trace-children=yes \
-	    --trace-children-skip='*/softtoken,*/secure-exe,*/sh,*/bash,*/ls,*/nm,*/awk,*/sort,*/env,*/printf,*/head,*/cat,*/sleep,*/readlink,*/true,*/false,*/dash' \
+	    --trace-children-skip='*/softtoken,*/secure-exe,*/sh,*/bash,*/ls,*/nm,*/awk,*/sort,*/env,*/printf,*/head,*/cat,*/sleep,*/readlink,*/true,*/false,*/dash,*/id' \
 	    --log-file="$log.%p.vg" "./$1" >"$log.tap" 2>&1)
 }
 vg_check() {
