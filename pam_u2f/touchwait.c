@@ -83,21 +83,27 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 	return r;
 }
 
-/* Open the keys; with `interactive`, ask first and wait for one. The
- * timeout starts here (after the question): *deadline ends the opening
- * and then the wait for the touch, however many devices stall. */
 /* No key could be opened: say why, with what sysfs and /dev tell when
- * the keys are discovered (not for devices= paths, nor libu2f-host). */
+ * the keys are discovered (not for devices= paths, nor libu2f-host).
+ * Only when a discovered key failed to open (first_err set): with no
+ * FIDO node in sysfs there is nothing to tell, and the usual "no key
+ * plugged in" then scans sysfs once, not twice (bench/RESULTS.md,
+ * "devices enumerated once"). */
 static void
 touch_say_no_key(struct call *c, int first_err)
 {
 	struct hidraw_why why;
 
 	memset(&why, 0, sizeof(why));
-	if (c->opt.ndevices == 0 && c->opt.backend == DEV_BACKEND_NATIVE)
+	if (first_err != ERR_OK && c->opt.ndevices == 0 &&
+	    c->opt.backend == DEV_BACKEND_NATIVE)
 		(void)hidraw_why(&why);
 	tell_no_key(c, first_err, &why);
 }
+
+/* Open the keys; with `interactive`, ask first and wait for one. The
+ * timeout starts here (after the question): *deadline ends the opening
+ * and then the wait for the touch, however many devices stall. */
 
 static int
 touch_devices(
