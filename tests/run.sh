@@ -462,63 +462,68 @@ timed_stage() {
 #   the others; the vm stage waits for u2fhost, whose devcheck VM group
 #   70-libu2fhost runs: lock build/lanes/u2fhost.lock);
 # - beside: analyze and fuzz at nice 10, from the end of stage gcc (whose
-#   build/gcc analyze reads; from the start if gcc is not run), so that
-#   they take what the others leave.
-# The run waits for every lane before its table; a lane's counts and
-# times come back through build/lanes/NAME.
-side="" beside="" spid="" bpid=""
-for s in u2fhost format asan; do
-	case " $stages " in *" $s "*) side="$side $s" ;; esac
-done
-for s in analyze fuzz; do
-	case " $stages " in *" $s "*) beside="$beside $s" ;; esac
+#   build/gcc analyze reads: lock build/lanes/gcc.lock; from the start if
+#   gcc is not run), so that they take what the others leave.
+# Each lane is a subshell of its own, so that a stage's CPU time is its
+# own lane's (a lane that ends is not counted in another's stage). The
+# run waits for every lane before its table; a lane's counts and times
+# come back through build/lanes/NAME.
+main="" side="" beside=""
+for s in $stages; do
+	case $s in
+	u2fhost|format|asan) side="$side $s" ;;
+	analyze|fuzz) beside="$beside $s" ;;
+	*) main="$main $s" ;;
+	esac
 done
 lanes=$top/build/lanes
 rm -rf "$lanes"
 mkdir -p "$lanes"
-run_lane() {	# in a subshell: run_lane NAME NICE STAGES...
-	local name=$1 n=$2 tag=""
-	shift 2
+# run_lane NAME NICE LOCKED WAITFOR STAGES... (in a subshell): the stages
+# in turn; fd 9, when LOCKED names one of them, holds LOCKED's lock until
+# that stage ends; WAITFOR, when set, is another lane's lock to wait for
+# first.
+run_lane() {
+	local name=$1 n=$2 locked=$3 waitfor=$4 tag=" ($1)"
+	shift 4
 	passed=0 failed=0 times_table=""
 	if [ "$n" -gt 0 ]; then
 		renice -n "$n" -p "$BASHPID" >/dev/null 2>&1
 		tag=" ($name, nice $n)"
-	else tag=" ($name)"; fi
+	fi
+	[ -z "$waitfor" ] || [ ! -e "$lanes/$waitfor.lock" ] ||
+	    flock "$lanes/$waitfor.lock" true
 	for s in "$@"; do
-		# (fd 9, the side lane's u2fhost lock, is not the stages')
+		# (fd 9, the lane's lock, is not the stages')
 		timed_stage "$s" "$tag" 9>&-
-		# stage u2fhost done: the vm stage may boot 70-libu2fhost
-		[ "$s" != u2fhost ] || exec 9>&-
+		[ "$s" != "$locked" ] || exec 9>&-
 	done
 	echo "$passed $failed" >"$lanes/$name.counts"
 	printf '%s' "$times_table" >"$lanes/$name.times"
 }
-start_side() {	# the side lane, holding the u2fhost lock until that stage ends
-	[ -n "$side" ] || return 0
-	log "stages$side: in a lane of their own, from the start"
-	case " $side " in *" u2fhost "*)
-		exec 9>"$lanes/u2fhost.lock"
-		flock 9 ;;
+# start_lane NAME NICE LOCKED WAITFOR STAGES...: run_lane in the
+# background, its pid in lpid_NAME; the lock of LOCKED (when it is
+# among STAGES) taken before, so that no lane can see it free too early.
+start_lane() {
+	local name=$1 locked=$3
+	[ $# -gt 4 ] || return 0
+	log "lane $name:${*:5}${4:+ (after $4)}"
+	case " ${*:5} " in
+	*" $locked "*) exec 9>"$lanes/$locked.lock"; flock 9 ;;
+	*) locked="" ;;
 	esac
-	# shellcheck disable=SC2086 # stage names are words
-	run_lane side 0 $side &
-	spid=$!
+	run_lane "$1" "$2" "$locked" "$4" "${@:5}" &
+	printf -v "lpid_$name" '%s' "$!"
 	exec 9>&-
 }
 wait_u2fhost() {	# block until the side lane's stage u2fhost ended
 	[ ! -e "$lanes/u2fhost.lock" ] || flock "$lanes/u2fhost.lock" true
 }
-start_beside() {	# once, when there is something to run beside
-	[ -n "$beside" ] && [ -z "$bpid" ] || return 0
-	log "stages$beside: beside the others, at nice 10"
-	# shellcheck disable=SC2086 # stage names are words
-	run_lane beside 10 $beside &
-	bpid=$!
-}
-end_lane() {	# end_lane NAME PID: wait for it, add its counts and times
-	local p f
-	[ -n "$2" ] || return 0
-	wait "$2"
+end_lane() {	# end_lane NAME: wait for it, add its counts and times
+	local p f v=lpid_$1 pid
+	pid=${!v:-}
+	[ -n "$pid" ] || return 0
+	wait "$pid"
 	read -r p f <"$lanes/$1.counts" ||
 	    { p=0 f=1; log "FAILED: lane $1 left no counts"; }
 	passed=$((passed + p))
@@ -540,18 +545,17 @@ times_table="$times_table
 case " $stages " in
 *" gcc "*) ;;
 *)	[ -z "$beside" ] || [ -f "$top/build/gcc/Makefile" ] ||
-	    configure_gcc || one 1 "configure build/gcc"
-	start_beside ;;
+	    configure_gcc || one 1 "configure build/gcc" ;;
 esac
-start_side
-for s in $stages; do
-	case " $beside $side " in *" $s "*) continue ;; esac
-	timed_stage "$s" " (main)"
-	[ "$s" != gcc ] || start_beside
-done
-start_beside
-end_lane side "$spid"
-end_lane beside "$bpid"
+# shellcheck disable=SC2086 # stage names are words
+{
+	start_lane main 0 gcc "" $main
+	start_lane side 0 u2fhost "" $side
+	start_lane beside 10 "" gcc $beside
+}
+end_lane main
+end_lane side
+end_lane beside
 cpu_now
 {
 	echo "== stage times (wall, cpu):"
