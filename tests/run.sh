@@ -471,10 +471,17 @@ timed_stage() {
 main="" side="" beside=""
 for s in $stages; do
 	case $s in
-	u2fhost|format|asan) side="$side $s" ;;
-	analyze|fuzz) beside="$beside $s" ;;
+	u2fhost|format|asan|analyze|fuzz) ;;
 	*) main="$main $s" ;;
 	esac
+done
+# side and beside in this order whatever the order asked: u2fhost first,
+# since the vm stage waits for it
+for s in u2fhost format asan; do
+	case " $stages " in *" $s "*) side="$side $s" ;; esac
+done
+for s in analyze fuzz; do
+	case " $stages " in *" $s "*) beside="$beside $s" ;; esac
 done
 lanes=$top/build/lanes
 rm -rf "$lanes"
