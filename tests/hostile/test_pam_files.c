@@ -98,7 +98,7 @@ test_debug_fd_not_inherited(void)
 	T_EQ_INT(rig_up(&g), 0);
 	line = mt_line("alice", &g.c, 1);
 	T_TRUE(line != NULL);
-	rig_service(&g, "execfd", "timeout=2 interactive");
+	rig_service(&g, "execfd", MT_OK_TIMEOUT " interactive");
 	cv.answer = exec_answer;
 	cv.arg = &ep;
 	T_EQ_INT(mt_auth("execfd", "alice", &cv), PAM_SUCCESS);
@@ -149,7 +149,7 @@ test_xdg_other_owner(void)
 		goto out;
 	mt_keys(&mt.alice, "");
 	snprintf(dir, sizeof(dir), "%s/xdg-other", mt.dir);
-	rig_service(&g, "xdgown", "timeout=2");
+	rig_service(&g, "xdgown", MT_OK_TIMEOUT);
 	setenv("XDG_CONFIG_HOME", dir, 1);
 	/* The control: alice's own file there works. */
 	xdg_file(dir, line, &mt.alice, 0644);
@@ -207,7 +207,7 @@ test_symlinked_dir_root_file(void)
 	unlink(file);
 	T_EQ_INT(rmdir(link), 0);
 	T_EQ_INT(symlink(dir, link), 0);
-	rig_service(&g, "symdir", "timeout=2");
+	rig_service(&g, "symdir", MT_OK_TIMEOUT);
 	T_EQ_INT(mt_auth("symdir", "alice", &cv), PAM_AUTHINFO_UNAVAIL);
 	T_TRUE(mt_debug_has("Permission denied"));
 	T_TRUE(!mt_debug_has("ROOTSECRET"));
@@ -375,7 +375,7 @@ test_long_line(void)
 
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(rig_up(&g), 0);
-	rig_service(&g, "long", "timeout=2 max_devices=1");
+	rig_service(&g, "long", MT_OK_TIMEOUT " max_devices=1");
 	/* 60 credentials (about 12 KB): the last one, the real one, must be
 	 * seen whole... */
 	line = long_line(&g.c, 60, NULL);
@@ -426,7 +426,7 @@ test_compat_line_without_colon(void)
 		goto out;
 	snprintf(central, sizeof(central), "%s/central_keys", mt.dir);
 	write_as(central, text, NULL, 0644);
-	snprintf(args, sizeof(args), "timeout=2 authfile=%s", central);
+	snprintf(args, sizeof(args), MT_OK_TIMEOUT " authfile=%s", central);
 	rig_service(&g, "nocolon", args);
 	T_EQ_INT(mt_auth("nocolon", "alice", &cv), PAM_SUCCESS);
 	T_TRUE(mt_debug_has("2 line(s) without a colon skipped (first: line "
@@ -436,7 +436,8 @@ test_compat_line_without_colon(void)
 	mt_write(mt.debug, "", 0, NULL, 0600);
 	T_EQ_INT(mt_auth("nocolon", "bob", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("line 3 is malformed"));
-	snprintf(args, sizeof(args), "timeout=2 nouserok authfile=%s", central);
+	snprintf(
+	    args, sizeof(args), MT_OK_TIMEOUT " nouserok authfile=%s", central);
 	rig_service(&g, "nocolon-ok", args);
 	T_EQ_INT(mt_auth("nocolon-ok", "bob", &cv), PAM_AUTH_ERR);
 	/* carol has no line at all: no credentials, as before. */
@@ -446,7 +447,7 @@ test_compat_line_without_colon(void)
 	text = NULL;
 	T_TRUE(asprintf(&text, "garbage\n%s", line) > 0);
 	mt_keys(&mt.alice, text != NULL ? text : "");
-	rig_service(&g, "nocolon-user", "timeout=2");
+	rig_service(&g, "nocolon-user", MT_OK_TIMEOUT);
 	T_EQ_INT(mt_auth("nocolon-user", "alice", &cv), PAM_SUCCESS);
 	T_TRUE(mt_debug_has("1 line(s) without a colon skipped (first: line "
 			    "1)"));
@@ -480,7 +481,7 @@ test_compat_symlinked_file(void)
 	write_as(target, line, &mt.alice, 0600);
 	unlink(keys);
 	T_EQ_INT(symlink(target, keys), 0);
-	rig_service(&g, "link", "timeout=2");
+	rig_service(&g, "link", MT_OK_TIMEOUT);
 	T_EQ_INT(mt_auth("link", "alice", &cv), PAM_SUCCESS);
 	T_TRUE(mt_debug_has("u2f_keys is a symbolic link to a file of the "
 			    "user"));
@@ -495,7 +496,7 @@ test_compat_symlinked_file(void)
 	/* A central file given as a link: refused, whoever owns the
 	 * target. */
 	write_as(target, line, NULL, 0644);
-	snprintf(args, sizeof(args), "timeout=2 authfile=%s", keys);
+	snprintf(args, sizeof(args), MT_OK_TIMEOUT " authfile=%s", keys);
 	rig_service(&g, "link-central", args);
 	T_EQ_INT(mt_auth("link-central", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("u2f_keys: is a symbolic link"));
@@ -529,7 +530,7 @@ test_compat_group_writable(void)
 	if (line == NULL || cline == NULL)
 		goto out;
 	mt_keys_path(&mt.alice, keys, sizeof(keys));
-	rig_service(&g, "gw", "timeout=2");
+	rig_service(&g, "gw", MT_OK_TIMEOUT);
 	write_as(keys, line, &mt.alice, 0664);
 	T_EQ_INT(mt_auth("gw", "alice", &cv), PAM_SUCCESS);
 	T_TRUE(mt_debug_has("u2f_keys is writable by the user's private "
@@ -564,7 +565,7 @@ test_compat_group_writable(void)
 	/* A central file: root's rules, no group write at all. */
 	snprintf(central, sizeof(central), "%s/central_gw", mt.dir);
 	write_as(central, line, NULL, 0664);
-	snprintf(args, sizeof(args), "timeout=2 authfile=%s", central);
+	snprintf(args, sizeof(args), MT_OK_TIMEOUT " authfile=%s", central);
 	rig_service(&g, "gw-central", args);
 	T_EQ_INT(mt_auth("gw-central", "alice", &cv), PAM_AUTH_ERR);
 	T_TRUE(mt_debug_has("central_gw: is group- or world-writable"));

@@ -197,7 +197,7 @@ test_pam_counter_backwards(void)
 
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(rig_up(&g), 0);
-	rig_service(&g, "counter", "timeout=2");
+	rig_service(&g, "counter", MT_OK_TIMEOUT);
 	T_EQ_INT(tokenctl_restart(&g.t, "--presence", "now", "--fault",
 		     "counter-backwards", NULL),
 	    0);
@@ -233,7 +233,7 @@ test_no_secrets_in_log(void)
 	/* The file stores x || y, without the 04. */
 	T_EQ_ERR(b64_encode(g.c.pk + 1, g.c.pk_len - 1, &pk), ERR_OK);
 	T_EQ_ERR(hex_encode(g.c.pk, g.c.pk_len, &pkh), ERR_OK);
-	rig_service(&g, "secrets", "timeout=2");
+	rig_service(&g, "secrets", MT_OK_TIMEOUT);
 	for (round = 0; round < 2 && kh && khu && pk && pkh; round++) {
 		if (round == 1)
 			T_EQ_INT(tokenctl_restart(&g.t, "--presence", "now",
@@ -282,9 +282,9 @@ test_threads_one_hostile(void)
 	T_EQ_INT(tokenctl_restart(&tb, "--presence", "now", "--fault",
 		     "wrong-signature", NULL),
 	    0);
-	rig_service(&a, "thr_a", "timeout=5");
-	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s timeout=5",
-	    tb.path);
+	rig_service(&a, "thr_a", MT_OK_TIMEOUT);
+	snprintf(args, sizeof(args),
+	    "origin=" ORIGIN " devices=%s " MT_OK_TIMEOUT, tb.path);
 	mt_service("thr_b", args);
 	for (i = 0; i < 2; i++)
 		T_EQ_INT(pthread_create(&id[i], NULL, mt_thr_run, &th[i]), 0);
@@ -300,9 +300,12 @@ test_threads_one_hostile(void)
 
 /* ---- devices that never answer: the timeout still holds ---- */
 
-#define SILENT_MAX 6
-/* What makes reaching the key behind them a test of opening in parallel. */
-_Static_assert(SILENT_MAX *OPEN_MS > TIMEOUT_S * 1000,
+#define SILENT_MAX 12
+/* Long enough for valgrind at load 10 to reach the key, short enough that
+ * the silent devices opened one after another would outlast it: what
+ * makes reaching the key behind them a test of opening in parallel. */
+#define SILENT_TIMEOUT_S 10
+_Static_assert(SILENT_MAX *OPEN_MS > SILENT_TIMEOUT_S * 1000,
     "silent devices opened one after another outlast the timeout");
 
 /* nsilent silent devices, then the real one when key, timeout=timeout_s:
@@ -354,8 +357,8 @@ test_silent_devices_within_timeout(void)
 	int i;
 
 	T_EQ_INT(rig_up(&g), 0);
-	T_EQ_INT(
-	    with_silent(&g, SILENT_MAX, true, TIMEOUT_S, &el), PAM_SUCCESS);
+	T_EQ_INT(with_silent(&g, SILENT_MAX, true, SILENT_TIMEOUT_S, &el),
+	    PAM_SUCCESS);
 	T_EQ_INT(touches_of(&g), 1);
 	T_EQ_INT(with_silent(&g, SILENT_MAX, false, 1, &el), PAM_AUTH_ERR);
 	T_TRUE(el >= OPEN_MS - 100); /* each had its open time */

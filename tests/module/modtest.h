@@ -16,6 +16,11 @@
 /* A group shared by alice and bob (with root: their files can be given
  * it); alice's and bob's own groups are private, carol's lists bob. */
 #define MT_GID_STAFF 4720
+/* The timeout of a service whose waits end in success: it only bounds a
+ * wait for an answer that comes, and must outlast valgrind on a machine
+ * at load 10. The short timeouts ("timeout=1", "timeout=2") are kept for
+ * the waits meant to fail, where they set how long the test takes. */
+#define MT_OK_TIMEOUT "timeout=120"
 
 struct mt_user {
 	const char *name;

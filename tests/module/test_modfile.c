@@ -360,14 +360,14 @@ test_expand(void)
 	mt_write(path, line, strlen(line), &mt.alice, 0644);
 	mt_keys(&mt.alice, "");
 	snprintf(args, sizeof(args),
-	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "origin=" ORIGIN " devices=%s " MT_OK_TIMEOUT " "
 	    "expand authfile=%s/%%u.keys",
 	    t.path, dir);
 	mt_service("expand", args);
 	T_EQ_INT(mt_auth("expand", "alice", &cv), PAM_SUCCESS);
 	/* Without expand, "%u" is literal: no such file. */
 	snprintf(args, sizeof(args),
-	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "origin=" ORIGIN " devices=%s " MT_OK_TIMEOUT " "
 	    "authfile=%s/%%u.keys",
 	    t.path, dir);
 	mt_service("noexpand", args);
@@ -376,7 +376,7 @@ test_expand(void)
 	snprintf(path, sizeof(path), "%s/my.keys", mt.alice.home);
 	mt_write(path, line, strlen(line), &mt.alice, 0644);
 	snprintf(args, sizeof(args),
-	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "origin=" ORIGIN " devices=%s " MT_OK_TIMEOUT " "
 	    "expand authfile=%%h/my.keys",
 	    t.path);
 	mt_service("expandh", args);
@@ -404,13 +404,13 @@ test_openasuser(void)
 	snprintf(path, sizeof(path), "%s/central_keys", mt.dir);
 	mt_write(path, line, strlen(line), NULL, 0600);
 	snprintf(args, sizeof(args),
-	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "origin=" ORIGIN " devices=%s " MT_OK_TIMEOUT " "
 	    "authfile=%s",
 	    t.path, path);
 	mt_service("central", args);
 	T_EQ_INT(mt_auth("central", "alice", &cv), PAM_SUCCESS);
 	snprintf(args, sizeof(args),
-	    "origin=" ORIGIN " devices=%s timeout=5 "
+	    "origin=" ORIGIN " devices=%s " MT_OK_TIMEOUT " "
 	    "openasuser authfile=%s",
 	    t.path, path);
 	mt_service("asuser", args);
@@ -445,7 +445,7 @@ test_xdg(void)
 	snprintf(path, sizeof(path), "%s/Yubico/u2f_keys", dir);
 	mt_write(path, line, strlen(line), &mt.alice, 0644);
 	setenv("XDG_CONFIG_HOME", dir, 1);
-	mtfix_service_dev("xdg", &t, "timeout=5");
+	mtfix_service_dev("xdg", &t, MT_OK_TIMEOUT);
 	T_EQ_INT(mt_auth("xdg", "alice", &cv), PAM_SUCCESS);
 	if (mt.root) {
 		/* Read with privileges dropped, even here: a root-only

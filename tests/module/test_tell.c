@@ -294,7 +294,7 @@ test_success_quiet(void)
 
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
-	mtfix_service_dev("tell-ok", &t, "timeout=2 cue");
+	mtfix_service_dev("tell-ok", &t, MT_OK_TIMEOUT " cue");
 	T_EQ_INT(mt_auth("tell-ok", "alice", &cv), PAM_SUCCESS);
 	T_EQ_INT(cv.nerror, 0);
 	T_EQ_INT(cv.ninfo, 1);
