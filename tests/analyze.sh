@@ -86,8 +86,9 @@ vg_check() {
 		if [ "$(cat "$out/vg/$(echo "$p" | tr / _).rc" 2>/dev/null)" != 0 ]
 		then
 			echo "$p: exit status not 0 (tests or valgrind)" >>"$report"
-			grep '^not ok\|^Bail' "$out/vg/$(echo "$p" | tr / _).tap" \
-			    >>"$report"
+			# the failed checks ("# file:line: ...") and results
+			grep '^not ok\|^Bail\|^# [^ ]*:[0-9]*: ' \
+			    "$out/vg/$(echo "$p" | tr / _).tap" >>"$report"
 			rc=1
 		fi
 	done
