@@ -38,9 +38,11 @@ enum front_rdesc {
  * bursts of input reports so a hidraw reader's 64-report queue keeps up. */
 int front_uhid_open(struct front_uhid **out, int pace, enum front_rdesc rd);
 void front_uhid_send(void *arg, const uint8_t *report);
-/* As front_socket_run; once the kernel has started the device (UHID_START:
- * the hidraw node exists) a byte is written to *ready_fd, which is then
- * closed and set to -1 (nothing if it is already -1). */
+/* As front_socket_run; once the kernel has made the device's hidraw node
+ * (after UHID_START), its path and a newline are written to *ready_fd,
+ * which is then closed and set to -1 (nothing if it is already -1). If no
+ * node appears within 10 s of front_uhid_open, *ready_fd is closed with
+ * nothing written (the reader sees EOF) and the token serves on. */
 int front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
     const sigset_t *sigmask, volatile sig_atomic_t *stop, int *ready_fd);
 void front_uhid_close(struct front_uhid **fup);

@@ -2,6 +2,7 @@
 /* uhid front: a virtual FIDO HID device through /dev/uhid. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/uhid.h>
@@ -9,21 +10,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "base/util.h"
+#include "detach.h"
 #include "front.h"
 
 #define UHID_PATH "/dev/uhid"
-#define PACE_AFTER 32    /* reports in a burst before pacing */
-#define PACE_NS 2000000L /* 2 ms between paced reports */
+#define PACE_AFTER 32      /* reports in a burst before pacing */
+#define PACE_NS 2000000L   /* 2 ms between paced reports */
+#define NODE_WAIT_MS 10000 /* the hidraw node must appear within this */
+#define NODE_RETRY_MS 2    /* looked for again after this */
+#define HIDRAW_CLASS "/sys/class/hidraw"
 
 struct front_uhid {
 	int fd;
-	size_t burst; /* reports sent since the last output */
-	int nopace;   /* fault burst: do not pace */
+	size_t burst;       /* reports sent since the last output */
+	int nopace;         /* fault burst: do not pace */
+	long phys_pid;      /* HID_PHYS=softtoken/PID names the device */
+	int started;        /* UHID_START came */
+	int64_t node_by_ms; /* give up looking for the node then */
 };
 
 /* FIDO HID report descriptor: 64-byte input and output reports. */
@@ -92,7 +101,7 @@ uhid_put(int fd, const struct uhid_event *ev)
 }
 
 static int
-uhid_create(int fd, enum front_rdesc rd)
+uhid_create(int fd, enum front_rdesc rd, long phys_pid)
 {
 	const uint8_t *desc = fido_rdesc;
 	size_t dlen = sizeof(fido_rdesc);
@@ -111,7 +120,7 @@ uhid_create(int fd, enum front_rdesc rd)
 	snprintf((char *)ev.u.create2.name, sizeof(ev.u.create2.name),
 	    "pam_u2f softtoken");
 	snprintf((char *)ev.u.create2.phys, sizeof(ev.u.create2.phys),
-	    "softtoken/%ld", (long)getpid());
+	    "softtoken/%ld", phys_pid);
 	snprintf((char *)ev.u.create2.uniq, sizeof(ev.u.create2.uniq), "%ld",
 	    (long)getpid());
 	memcpy(ev.u.create2.rd_data, desc, dlen);
@@ -131,8 +140,10 @@ front_uhid_open(struct front_uhid **out, int pace, enum front_rdesc rd)
 	if ((fu = calloc(1, sizeof(*fu))) == NULL)
 		return ERR_NOMEM;
 	fu->nopace = !pace;
+	fu->phys_pid = (long)getpid();
+	fu->node_by_ms = util_now_ms() + NODE_WAIT_MS;
 	fu->fd = open(UHID_PATH, O_RDWR | O_CLOEXEC);
-	if (fu->fd < 0 || uhid_create(fu->fd, rd) != ERR_OK) {
+	if (fu->fd < 0 || uhid_create(fu->fd, rd, fu->phys_pid) != ERR_OK) {
 		fprintf(
 		    stderr, "softtoken: %s: %s\n", UHID_PATH, strerror(errno));
 		if (fu->fd >= 0)
@@ -196,20 +207,79 @@ refuse_report(struct front_uhid *fu, const struct uhid_event *ev)
 	(void)uhid_put(fu->fd, &rep);
 }
 
-static void
-started(int *ready_fd)
+/* Does the uevent file at path hold the line want? */
+static int
+uevent_has(const char *path, const char *want)
 {
+	char line[256];
+	int found = 0;
+	FILE *f;
+
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strcmp(line, want) == 0;
+	fclose(f);
+	return found;
+}
+
+/* The device node of this token's hidraw device, once the kernel made
+ * it: ERR_OK with its path in node; ERR_NODEV while there is none. */
+static int
+find_node(const struct front_uhid *fu, char *node, size_t n)
+{
+	char want[64], path[300];
+	struct dirent *e;
+	struct stat st;
+	int r = ERR_NODEV;
+	DIR *d;
+
+	snprintf(want, sizeof(want), "HID_PHYS=softtoken/%ld\n", fu->phys_pid);
+	if ((d = opendir(HIDRAW_CLASS)) == NULL)
+		return ERR_NODEV;
+	while (r != ERR_OK && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "hidraw", 6) != 0)
+			continue;
+		snprintf(path, sizeof(path), HIDRAW_CLASS "/%s/device/uevent",
+		    e->d_name);
+		if (!uevent_has(path, want))
+			continue;
+		snprintf(node, n, "/dev/%s", e->d_name);
+		if (stat(node, &st) == 0 && S_ISCHR(st.st_mode))
+			r = ERR_OK;
+	}
+	closedir(d);
+	return r;
+}
+
+/* While someone waits for the token to be ready: tell them the node's
+ * path once it exists, or give up (close, nothing said) at node_by_ms.
+ * Returns the ms until the next look (every NODE_RETRY_MS after
+ * UHID_START, node_by_ms before it), or -1 if no one waits. */
+static int
+tell_ready(struct front_uhid *fu, int *ready_fd, int64_t now)
+{
+	char node[300];
+
 	if (*ready_fd < 0)
-		return;
-	if (write(*ready_fd, "r", 1) != 1)
-		fprintf(stderr, "softtoken: cannot signal readiness: %s\n",
-		    strerror(errno));
-	close(*ready_fd);
-	*ready_fd = -1;
+		return -1;
+	if (fu->started && find_node(fu, node, sizeof(node)) == ERR_OK) {
+		detach_ready(ready_fd, node);
+		return -1;
+	}
+	if (now >= fu->node_by_ms) {
+		fprintf(stderr,
+		    "softtoken: no hidraw node for this device within %d ms\n",
+		    NODE_WAIT_MS);
+		close(*ready_fd);
+		*ready_fd = -1;
+		return -1;
+	}
+	return fu->started ? NODE_RETRY_MS : (int)(fu->node_by_ms - now);
 }
 
 static int
-read_event(struct front_uhid *fu, struct ctaphid_dev *d, int *ready_fd)
+read_event(struct front_uhid *fu, struct ctaphid_dev *d)
 {
 	struct uhid_event ev;
 	ssize_t n;
@@ -218,7 +288,7 @@ read_event(struct front_uhid *fu, struct ctaphid_dev *d, int *ready_fd)
 	if ((n = read(fu->fd, &ev, sizeof(ev))) < 0)
 		return errno == EINTR || errno == EAGAIN ? ERR_OK : ERR_IO;
 	if (ev.type == UHID_START)
-		started(ready_fd);
+		fu->started = 1;
 	else if (ev.type == UHID_OUTPUT)
 		on_output(fu, d, &ev);
 	else if (ev.type == UHID_GET_REPORT || ev.type == UHID_SET_REPORT)
@@ -233,20 +303,24 @@ front_uhid_run(struct front_uhid *fu, struct ctaphid_dev *d,
 {
 	struct pollfd pfd;
 	struct timespec ts, *tsp;
-	int ms, n;
+	int ms, look, n;
 
 	while (!*stop && !ctaphid_dev_gone(d)) {
 		pfd.fd = fu->fd;
 		pfd.events = POLLIN;
 		tsp = NULL;
-		if ((ms = ctaphid_dev_next_ms(d, util_now_ms())) >= 0) {
+		ms = ctaphid_dev_next_ms(d, util_now_ms());
+		look = tell_ready(fu, ready_fd, util_now_ms());
+		if (look >= 0 && (ms < 0 || look < ms))
+			ms = look;
+		if (ms >= 0) {
 			ts.tv_sec = ms / 1000;
 			ts.tv_nsec = (long)(ms % 1000) * 1000000L;
 			tsp = &ts;
 		}
 		if ((n = ppoll(&pfd, 1, tsp, sigmask)) < 0 && errno != EINTR)
 			return ERR_SYSTEM;
-		if (n > 0 && read_event(fu, d, ready_fd) != ERR_OK) {
+		if (n > 0 && read_event(fu, d) != ERR_OK) {
 			fprintf(stderr, "softtoken: uhid read: %s\n",
 			    strerror(errno));
 			return ERR_IO;

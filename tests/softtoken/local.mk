@@ -17,6 +17,7 @@ tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
 
 check_PROGRAMS += tests/softtoken/softtoken
 tests_softtoken_softtoken_SOURCES = tests/softtoken/main.c \
+	tests/softtoken/detach.c tests/softtoken/detach.h \
 	tests/softtoken/front.h tests/softtoken/front_socket.c \
 	tests/softtoken/front_uhid.c tests/softtoken/front_vpcd.c
 tests_softtoken_softtoken_LDADD = tests/softtoken/libsofttoken.la

@@ -16,6 +16,7 @@
 
 #include "base/err.h"
 #include "base/util.h"
+#include "detach.h"
 #include "front.h"
 
 #define EXIT_USAGE 2
@@ -27,8 +28,7 @@ struct options {
 	enum front_rdesc rdesc; /* --rdesc, uhid only */
 	mode_t mode;
 	int keepalive;
-	int daemon;
-	const char *pidfile;
+	struct detach_config dc;
 	const char *log_path;
 	struct token_config tc;
 };
@@ -54,7 +54,7 @@ usage(FILE *f)
 	    "HOST:PORT)\n"
 	    "    [--presence now|never|after:MS] [--keepalive] [--probe-sign]\n"
 	    "    [--state FILE] [--log FILE [--log-time]] [--fault NAME]...\n"
-	    "    [--daemon] [--pidfile FILE]\n"
+	    "    [--daemon | --ready-fd N] [--pidfile FILE]\n"
 	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
 	    "    [--attest packed|self|fido-u2f|none] [--rk-slots N]\n"
@@ -236,11 +236,13 @@ parse_one(int c, const char *arg, struct options *o)
 		o->tc.log_time = 1;
 		return ERR_OK;
 	case 'd':
-		o->daemon = 1;
+		o->dc.daemon = 1;
 		return ERR_OK;
 	case 'P':
-		o->pidfile = arg;
+		o->dc.pidfile = arg;
 		return ERR_OK;
+	case 'F':
+		return detach_ready_fd(arg, &o->dc.ready_fd);
 	case 'm':
 		return parse_mode(arg, &o->mode);
 	case 'p':
@@ -296,6 +298,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"fault", required_argument, NULL, 'f'},
 	    {"daemon", no_argument, NULL, 'd'},
 	    {"pidfile", required_argument, NULL, 'P'},
+	    {"ready-fd", required_argument, NULL, 'F'},
 	    {"ctap2", required_argument, NULL, '2'},
 	    {"u2f", required_argument, NULL, 'U'},
 	    {"pin", required_argument, NULL, 'N'},
@@ -312,6 +315,7 @@ parse_args(int argc, char **argv, struct options *o)
 	o->mode = 0600;
 	o->tc.presence = TOKEN_PRESENCE_NOW;
 	o->tc.pin_retries = -1;
+	o->dc.ready_fd = -1;
 	u2f_seen = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, &idx)) != -1) {
 		if (c == 'h') {
@@ -330,6 +334,12 @@ parse_args(int argc, char **argv, struct options *o)
 	}
 	if (check_ctap2(&o->tc, u2f_seen) != ERR_OK)
 		return ERR_INVAL;
+	if (o->dc.daemon && o->dc.ready_fd >= 0) {
+		fprintf(
+		    stderr, "softtoken: --daemon or --ready-fd, not both\n");
+		return ERR_INVAL;
+	}
+	o->dc.socket_path = o->socket_path;
 	if (o->rdesc != FRONT_RDESC_FIDO && !o->uhid) {
 		fprintf(stderr, "softtoken: --rdesc needs --uhid\n");
 		return ERR_INVAL;
@@ -368,101 +378,6 @@ setup_signals(sigset_t *runmask)
 }
 
 static int
-write_pidfile(const char *path)
-{
-	FILE *f;
-
-	if ((f = fopen(path, "we")) == NULL) {
-		fprintf(stderr, "softtoken: pidfile %s: %s\n", path,
-		    strerror(errno));
-		return ERR_FILE;
-	}
-	fprintf(f, "%ld\n", (long)getpid());
-	if (fclose(f) != 0) {
-		fprintf(stderr, "softtoken: pidfile %s: %s\n", path,
-		    strerror(errno));
-		return ERR_FILE;
-	}
-	return ERR_OK;
-}
-
-/* 1 if a client can connect to the socket at path. */
-static int
-socket_accepts(const char *path)
-{
-	struct sockaddr_un sa;
-	int fd, ok;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-	if ((fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)) < 0)
-		return 0;
-	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
-	close(fd);
-	return ok;
-}
-
-/* Tell the waiting parent that we are ready (no-op if not a daemon). */
-static void
-signal_ready(int *fd)
-{
-	if (*fd < 0)
-		return;
-	if (write(*fd, "r", 1) != 1)
-		_exit(1);
-	close(*fd);
-	*fd = -1;
-}
-
-/* Fork; the parent exits 0 once the child called signal_ready() and the
- * socket (if any) accepts connections, 1 if the child failed first.
- * Returns in the child, with the pipe to the parent in *ready. */
-static int
-daemonize(const struct options *o, int *ready)
-{
-	char c;
-	int p[2], fd;
-	pid_t pid;
-
-	if (pipe2(p, O_CLOEXEC) != 0 || (pid = fork()) < 0) {
-		fprintf(stderr, "softtoken: fork: %s\n", strerror(errno));
-		return ERR_SYSTEM;
-	}
-	if (pid > 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1 ||
-		    (o->socket_path != NULL &&
-			!socket_accepts(o->socket_path))) {
-			kill(pid, SIGTERM); /* don't leave a useless daemon */
-			_exit(1);
-		}
-		_exit(0);
-	}
-	close(p[0]);
-	setsid();
-	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) >= 0) {
-		dup2(fd, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		close(fd);
-	}
-	if (o->pidfile != NULL && write_pidfile(o->pidfile) != ERR_OK)
-		_exit(1);
-	*ready = p[1];
-	return ERR_OK;
-}
-
-/* --daemon: fork, the pipe to the waiting parent in *ready; else the
- * --pidfile, if any. */
-static int
-detach(const struct options *o, int *ready)
-{
-	if (o->daemon)
-		return daemonize(o, ready);
-	return o->pidfile != NULL ? write_pidfile(o->pidfile) : ERR_OK;
-}
-
-static int
 serve_socket(
     const struct options *o, struct token *tok, const sigset_t *runmask)
 {
@@ -472,12 +387,12 @@ serve_socket(
 
 	if ((r = front_socket_open(&fs, o->socket_path, o->mode)) != ERR_OK)
 		return r;
-	if ((r = detach(o, &ready)) != ERR_OK)
+	if ((r = detach(&o->dc, &ready)) != ERR_OK)
 		goto fail;
 	if ((r = ctaphid_dev_new(
 		 &dev, tok, o->keepalive, front_socket_send, fs)) != ERR_OK)
 		goto fail;
-	signal_ready(&ready); /* the socket is listening */
+	detach_ready(&ready, "ready"); /* the socket is listening */
 	r = front_socket_run(fs, dev, runmask, &got_signal);
 fail:
 	if (ready >= 0)
@@ -497,12 +412,12 @@ serve_uhid(const struct options *o, struct token *tok, const sigset_t *runmask)
 	if ((r = front_uhid_open(
 		 &fu, !(o->tc.faults & FAULT_BURST), o->rdesc)) != ERR_OK)
 		return r;
-	if ((r = detach(o, &ready)) != ERR_OK)
+	if ((r = detach(&o->dc, &ready)) != ERR_OK)
 		goto fail;
 	if ((r = ctaphid_dev_new(
 		 &dev, tok, o->keepalive, front_uhid_send, fu)) != ERR_OK)
 		goto fail;
-	/* ready once the kernel started the device (hidraw node exists) */
+	/* ready (the node's path) once the kernel made the hidraw node */
 	r = front_uhid_run(fu, dev, runmask, &got_signal, &ready);
 fail:
 	if (ready >= 0)
@@ -521,9 +436,9 @@ serve_vpcd(const struct options *o, struct token *tok, const sigset_t *runmask)
 
 	if ((r = front_vpcd_open(&fv, o->vpcd, tok)) != ERR_OK)
 		return r;
-	if ((r = detach(o, &ready)) != ERR_OK)
+	if ((r = detach(&o->dc, &ready)) != ERR_OK)
 		goto fail;
-	signal_ready(&ready);
+	detach_ready(&ready, "ready");
 	r = front_vpcd_run(fv, runmask, &got_signal);
 fail:
 	if (ready >= 0)
@@ -566,8 +481,8 @@ main(int argc, char **argv)
 	else
 		r = o.uhid ? serve_uhid(&o, tok, &runmask)
 			   : serve_socket(&o, tok, &runmask);
-	if (o.pidfile != NULL && r == ERR_OK)
-		unlink(o.pidfile);
+	if (o.dc.pidfile != NULL && r == ERR_OK)
+		unlink(o.dc.pidfile);
 fail:
 	token_free(&tok);
 	if (log != NULL)

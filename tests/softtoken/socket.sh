@@ -24,7 +24,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 
-echo "1..17"
+echo "1..22"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/softtoken-sh.XXXXXX") || exit 1
 pid=
 pid2=
@@ -190,6 +190,30 @@ client "$dir/sock2" cancel >>"$dir/py" 2>&1
 grep -qx "cancel ok" "$dir/py" && grep -qx keepalive "$dir/log2" &&
     grep -qx "ins=01 p1=03 sw=6985" "$dir/log2"
 ok $? "--keepalive: KEEPALIVE until CANCEL, then 6985"
+
+# --ready-fd: a line on the descriptor once serving, the token still the
+# shell's child (wait returns its exit status after SIGTERM)
+mkfifo "$dir/ready"
+"$ST" --socket "$dir/sock4" --ready-fd 3 3>"$dir/ready" 2>>"$dir/err" &
+pid4=$!
+line=""
+read -r line <"$dir/ready"
+[ "$line" = ready ] && [ -S "$dir/sock4" ]
+ok $? "--ready-fd: 'ready' on the descriptor once the socket listens (got '$line')"
+kill -TERM "$pid4"
+wait "$pid4"
+rc=$?
+[ $rc -eq 0 ] && [ ! -e "$dir/sock4" ]
+ok $? "... a child of this shell: SIGTERM, wait, exit status 0 (got $rc)"
+"$ST" --socket "$dir/sock5" --ready-fd 9 2>"$dir/err5"
+[ $? -eq 2 ] && grep -q -- "--ready-fd 9: not an open descriptor" "$dir/err5"
+ok $? "--ready-fd naming a closed descriptor: bad usage, said"
+"$ST" --socket "$dir/sock5" --ready-fd 1 2>"$dir/err5"
+[ $? -eq 2 ]
+ok $? "--ready-fd 1 (standard output): bad usage"
+"$ST" --socket "$dir/sock5" --daemon --ready-fd 3 3>/dev/null 2>"$dir/err5"
+[ $? -eq 2 ] && grep -q "not both" "$dir/err5"
+ok $? "--daemon with --ready-fd: bad usage, said"
 
 "$ST" --socket "$dir/sock3" --presence sometimes 2>/dev/null
 [ $? -eq 2 ]

@@ -158,6 +158,13 @@ need() {
 # tok_start NAME [softtoken options]: a token with state $T/NAME.state (the
 # same NAME is the same token again) and log $T/NAME.log; waits until its
 # hidraw node exists (else a "not ok" line). Its node: $(tok_dev NAME).
+# The token writes the node's path to a FIFO once the kernel made it
+# (--ready-fd), or closes it having failed: the shell's read waits without
+# polling (a program started to sleep costs 60 ms of CPU under TCG), and
+# the token stays this shell's child, for tok_stop's wait. A new FIFO for
+# each start: a token that wrote its line may not have closed its end yet,
+# and the next reader would take it for the next token's writer.
+tok_seq=0
 tok_start() {
 	tn=$1
 	shift
@@ -165,43 +172,21 @@ tok_start() {
 		fail "token $tn comes up" "missing $SOFTTOKEN"
 		return 1
 	fi
-	"$SOFTTOKEN" --uhid --state "$T/$tn.state" --log "$T/$tn.log" "$@" \
-	    </dev/null >>"$T/$tn.err" 2>&1 &
-	echo $! >"$T/$tn.pid"
-	tok_wait "$tn"
-}
-
-# The kernel sends UHID_START before hid_connect() makes the hidraw
-# device: wait for the node itself, found by HID_PHYS=softtoken/PID.
-tok_wait() {
-	read -r tp <"$T/$1.pid"
-	i=0
-	while [ $i -lt 200 ]; do
-		for u in /sys/class/hidraw/hidraw*/device/uevent; do
-			tok_uevent_is "$u" "HID_PHYS=softtoken/$tp" || continue
-			tdev=${u%/device/uevent}
-			tdev=/dev/${tdev##*/}
-			if [ -c "$tdev" ]; then
-				echo "$tdev" >"$T/$1.dev"
-				return 0
-			fi
-		done
-		kill -0 "$tp" 2>/dev/null || break
-		i=$((i + 1))
-		sleep 0.05
-	done
-	fail "token $1 comes up" "softtoken pid $tp: no hidraw node"
-	diag_file "$T/$1.err"
-	return 1
-}
-
-# tok_uevent_is FILE LINE: FILE (a node's uevent) holds LINE. The shell's
-# read, not grep: ten tokens are ten nodes to look at on every try.
-tok_uevent_is() {
-	[ -r "$1" ] || return 1
-	while IFS= read -r tl; do
-		[ "$tl" != "$2" ] || return 0
-	done <"$1"
+	tok_seq=$((tok_seq + 1))
+	tf=$T/ready.$tok_seq
+	mkfifo "$tf"
+	"$SOFTTOKEN" --uhid --state "$T/$tn.state" --log "$T/$tn.log" \
+	    --ready-fd 3 "$@" 3>"$tf" </dev/null >>"$T/$tn.err" 2>&1 &
+	tp=$!
+	echo "$tp" >"$T/$tn.pid"
+	tdev=""
+	read -r tdev <"$tf"
+	if [ -c "$tdev" ]; then
+		echo "$tdev" >"$T/$tn.dev"
+		return 0
+	fi
+	fail "token $tn comes up" "softtoken pid $tp: no hidraw node"
+	diag_file "$T/$tn.err"
 	return 1
 }
 
@@ -215,12 +200,15 @@ tok_stop() {
 	tdev=""
 	[ ! -r "$T/$1.dev" ] || read -r tdev <"$T/$1.dev"
 	kill "-${2:-TERM}" "$tp" 2>/dev/null
+	# This shell's child (tok_start): wait returns when it has gone, and
+	# with it its uhid device and node (the kernel removes them before).
+	# Else (started in a subshell) look every 50 ms, 5 s at most.
+	wait "$tp" 2>/dev/null
 	i=0
 	while kill -0 "$tp" 2>/dev/null && [ $i -lt 100 ]; do
 		i=$((i + 1))
 		sleep 0.05
 	done
-	wait "$tp" 2>/dev/null
 	i=0
 	while [ -n "$tdev" ] && [ -e "$tdev" ] && [ $i -lt 100 ]; do
 		i=$((i + 1))
