@@ -277,6 +277,14 @@ dist_check() {
 . "$top/tests/hermetic.lib"
 trap 'exit 130' INT TERM
 
+# configure, and the libtool it writes (one call per object and per
+# link), run under dash where there is one: the same build takes about a
+# third less CPU than under bash (stage gcc's tree, configure + make +
+# the check programs: 278 s of CPU under bash, 182 s under dash). Every
+# configure of this run inherits it: the stages' trees, scan-build's,
+# fuzz/run.sh's and the package's (dh_auto_configure).
+[ ! -x /bin/dash ] || export CONFIG_SHELL=/bin/dash
+
 t_all=$SECONDS
 cpu_now
 c_all=$cpu
