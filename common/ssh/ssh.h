@@ -106,10 +106,14 @@ struct sshauth_res {
 
 /* Check the socket (agent.h, agent_connect: an absolute path, not a
  * symlink, a socket owned by rq->uid in a directory no one else may
- * write, the listening peer's SO_PEERCRED uid rq->uid), connect, list
- * identities, choose the first of keys[0..n-1]
- * the agent holds, ask it to sign a fresh SSHSIG challenge (sshsig.h
- * for the message) and verify the answer with crypto_verify.
+ * write, the listening peer's SO_PEERCRED uid rq->uid), connect, ask the
+ * agent to sign a fresh SSHSIG challenge (sshsig.h for the message) and
+ * verify the answer with crypto_verify. With one key (n == 1) the sign
+ * request is the first and, when it succeeds, the only request (one
+ * round trip); if the agent refuses, its identities are listed to tell
+ * ERR_AGENT_NO_KEY from ERR_AGENT_REFUSED. With several, the identities
+ * are listed first and the first of keys[0..n-1] the agent holds signs
+ * (two round trips). The cue comes before the sign request either way.
  *
  * ERR_OK only for a verified signature by that key whose flags carry UP
  * (unless the key's line says no-touch-required) and UV (when need_uv or

@@ -80,11 +80,48 @@ sign_with(int fd, const struct sshauth_req *rq, const struct sshpub *k,
 	return r;
 }
 
+/* List the agent's identities and choose the first of keys[] it holds:
+ * ERR_OK with its index in *i, ERR_AGENT_NO_KEY, or the list's error. */
+static int
+list_choose(int fd, const struct sshauth_req *rq, const struct sshpub *keys,
+    size_t n, int64_t deadline, size_t *i)
+{
+	struct agent_ids ids;
+	int r;
+
+	memset(&ids, 0, sizeof(ids));
+	if ((r = agent_list(fd, deadline, &ids)) != ERR_OK)
+		log_msg(rq->lg, "ssh-agent: list: %s", err_str(r));
+	else if ((r = choose(&ids, keys, n, i)) != ERR_OK)
+		log_msg(rq->lg,
+		    "ssh-agent: none of %zu key(s) among the agent's %zu", n,
+		    ids.n);
+	agent_ids_clear(&ids);
+	return r;
+}
+
+/* One key: ask for the signature at once (one round trip); only if the
+ * agent refuses, list its identities to tell a key it does not hold
+ * (ERR_AGENT_NO_KEY) from a refusal (ERR_AGENT_REFUSED: the key is
+ * listed); a list that fails gives its own error. */
+static int
+sign_one(int fd, const struct sshauth_req *rq, const struct sshpub *k,
+    int64_t deadline, struct sshauth_res *res)
+{
+	size_t i;
+	int r, l;
+
+	r = sign_with(fd, rq, k, deadline, res);
+	if (r == ERR_AGENT_REFUSED &&
+	    (l = list_choose(fd, rq, k, 1, deadline, &i)) != ERR_OK)
+		r = l;
+	return r;
+}
+
 int
 sshauth_run(const struct sshauth_req *rq, const struct sshpub *keys, size_t n,
     struct sshauth_res *res)
 {
-	struct agent_ids ids;
 	int64_t deadline;
 	int fd = -1, r;
 	size_t i = 0;
@@ -93,30 +130,21 @@ sshauth_run(const struct sshauth_req *rq, const struct sshpub *keys, size_t n,
 	    rq->timeout_ms <= 0)
 		return ERR_INVAL;
 	memset(res, 0, sizeof(*res));
-	memset(&ids, 0, sizeof(ids));
 	deadline = deadline_of(rq->timeout_ms, rq->deadline);
 	if ((r = agent_connect(rq->sock, rq->uid, deadline, rq->lg, &fd)) !=
 	    ERR_OK)
 		goto fail;
-	if ((r = agent_list(fd, deadline, &ids)) != ERR_OK) {
-		log_msg(rq->lg, "ssh-agent: list: %s", err_str(r));
-		goto fail;
-	}
-	if ((r = choose(&ids, keys, n, &i)) != ERR_OK) {
-		log_msg(rq->lg,
-		    "ssh-agent: none of %zu key(s) among the "
-		    "agent's %zu",
-		    n, ids.n);
-		goto fail;
-	}
-	if ((r = sign_with(fd, rq, &keys[i], deadline, res)) != ERR_OK)
+	if (n == 1 && keys[0].blob != NULL)
+		r = sign_one(fd, rq, &keys[0], deadline, res);
+	else if ((r = list_choose(fd, rq, keys, n, deadline, &i)) == ERR_OK)
+		r = sign_with(fd, rq, &keys[i], deadline, res);
+	if (r != ERR_OK)
 		goto fail;
 	res->key = i;
 	r = ERR_OK;
 fail:
 	if (r != ERR_OK)
 		memset(res, 0, sizeof(*res));
-	agent_ids_clear(&ids);
 	if (fd >= 0)
 		close(fd);
 	return r;

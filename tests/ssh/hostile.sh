@@ -74,9 +74,13 @@ agent() {	# agent MODE: (re)start the hostile agent in MODE
 	echo "# the hostile agent did not start"
 }
 
-echo "1..22"
+echo "1..24"
+export HOSTILE_AGENT_LOG="$T/requests"
 agent good
+: >"$T/requests"
 is "ok key=0 flags=0x01 counter=42" "" "a well-behaved answer: verified, counter 42 reported" "$D" auth "$T/key"
+[ "$(tr '\n' ' ' <"$T/requests")" = "13 " ]
+ok $? "... one key: one round trip, the sign request (requests: $(tr '\n' ' ' <"$T/requests"))"
 echo "verify-required $(cat "$T/key")" >"$T/key.vr"
 is ERR_NO_UV "user verification flag not set" "flags 0x01 for a verify-required key: ERR_NO_UV" "$D" auth "$T/key.vr"
 agent uv
@@ -97,9 +101,12 @@ is ERR_AGENT_REPLY "signature" "a byte after the counter: ERR_AGENT_REPLY" "$D" 
 agent oversized
 is ERR_AGENT_REPLY "sign" "a reply length of 1 MiB: ERR_AGENT_REPLY" "$D" auth "$T/key"
 agent hugelist
-is ERR_AGENT_REPLY "list" "an identities answer over 64 KiB: ERR_AGENT_REPLY" "$D" auth "$T/key"
+is ERR_AGENT_REPLY "list" "an identities answer over 64 KiB (listed after a refused sign): ERR_AGENT_REPLY" "$D" auth "$T/key"
 agent failure
+: >"$T/requests"
 is ERR_AGENT_REFUSED "sign" "SSH_AGENT_FAILURE: ERR_AGENT_REFUSED" "$D" auth "$T/key"
+[ "$(tr '\n' ' ' <"$T/requests")" = "13 11 " ]
+ok $? "... refused: then the identities, to tell why (requests: $(tr '\n' ' ' <"$T/requests"))"
 agent killed
 is ERR_AGENT_REPLY "sign" "killed after half a reply: refused" "$D" auth "$T/key" 5000
 agent silent

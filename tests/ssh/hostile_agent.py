@@ -3,15 +3,18 @@
 """A hostile ssh-agent for tests/ssh/hostile.sh: it holds a software
 sk-ecdsa-sha2-nistp256@openssh.com key (application "ssh:") and answers
 sign requests the way MODE says. Usage: hostile_agent.py SOCKET KEYFILE
-MODE; writes the key's public line to KEYFILE once it listens.
+MODE; writes the key's public line to KEYFILE once it listens. With
+HOSTILE_AGENT_LOG set, appends each request's type (11 list, 13 sign) to
+that file, a line each.
 
 Modes: good (flags 0x01, counter 42), uv (flags 0x05), flags0 (0x00),
 wrongkey (signed by another key), badsig (a byte of r flipped), otherdata
 (a valid signature over other data), wrongtype (the ed25519 type name),
 trailing (a byte after the signature), oversized (a reply length of
 1 MiB), failure (SSH_AGENT_FAILURE), silent (never answers a sign
-request), killed (half a reply, then the process dies), hugelist (an
-identities answer of 70000 bytes)."""
+request), killed (half a reply, then the process dies), hugelist (sign
+requests refused, so that a client with one key lists the identities to
+tell why: an identities answer of 70000 bytes)."""
 import base64
 import hashlib
 import os
@@ -90,16 +93,20 @@ def answer(c, key, mode, msg):
     m = struct.unpack(">I", rest[:4])[0]
     data = rest[4:4 + m]
     flags = {"uv": 0x05, "flags0": 0x00}.get(mode, 0x01)
-    if mode == "failure":
+    if mode in ("failure", "hugelist"):
         return bytes([5])
     sig = sign(key, data, flags, 42, mode)
     return bytes([14]) + sstr(sig)
 
 
 def serve(c, key, mode):
+    log = os.environ.get("HOSTILE_AGENT_LOG")
     while True:
         n = struct.unpack(">I", recv_exact(c, 4))[0]
         msg = recv_exact(c, n)
+        if log:
+            with open(log, "a") as f:
+                f.write("%d\n" % msg[0])
         if msg[0] == 13 and mode == "silent":
             recv_exact(c, 1)  # waits until the client hangs up
         if msg[0] == 13 and mode == "oversized":
