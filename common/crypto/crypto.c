@@ -6,9 +6,10 @@
  * (crypto_ossl.h). The layer's OpenSSL ground floor: cosesig.c and
  * pinproto.c build on it.
  *
- * SHA-256, P-256 point checks and ES256 verification have a second
- * implementation in crypto_direct.c, without EVP. crypto_sha256 and
- * crypto_p256_point at the end of this file, and crypto_verify
+ * SHA-256, SHA-512, P-256 point checks and ES256 verification have a
+ * second implementation in crypto_direct.c, without EVP. crypto_sha256,
+ * crypto_sha512 and crypto_p256_point at the end of this file, and
+ * crypto_verify
  * (verify.c), use the one chosen once per process (crypto_select.c): the
  * direct one only when it is built (DIRECT_VERIFY: configure
  * --enable-direct-verify) and the kernel is not in FIPS mode; the default
@@ -62,7 +63,7 @@ crypto_sha256_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 }
 
 int
-crypto_sha512(const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN])
+crypto_sha512_evp(const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN])
 {
 	return evp_digest(EVP_sha512(), CRYPTO_SHA512_LEN, data, len, out);
 }
@@ -304,6 +305,12 @@ int
 crypto_sha256(const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])
 {
 	return crypto_impl()->sha256(data, len, out);
+}
+
+int
+crypto_sha512(const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN])
+{
+	return crypto_impl()->sha512(data, len, out);
 }
 
 int

@@ -54,6 +54,27 @@
 #define POINT_LEN 65
 #define ORDER_BITS 256 /* P-256's order n: e is the whole SHA-256 */
 
+/* SHA-512 the same way: the SSHSIG message's hash (sshsig.c), which
+ * would otherwise make an agent login pay OpenSSL 3's first EVP fetch. */
+int
+crypto_sha512_direct(
+    const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN])
+{
+	SHA512_CTX c;
+	int ok;
+
+	if ((data == NULL && len > 0) || out == NULL)
+		return ERR_INVAL;
+	ok = SHA512_Init(&c) == 1 && SHA512_Update(&c, data, len) == 1 &&
+	    SHA512_Final(out, &c) == 1;
+	util_wipe(&c, sizeof(c));
+	if (!ok) {
+		util_wipe(out, CRYPTO_SHA512_LEN);
+		return ERR_CRYPTO;
+	}
+	return ERR_OK;
+}
+
 int
 crypto_sha256_direct(
     const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN])

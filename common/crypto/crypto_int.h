@@ -23,6 +23,8 @@ int crypto_point_form(const uint8_t *raw, size_t len, uint8_t out[65]);
 
 int crypto_sha256_evp(
     const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);
+int crypto_sha512_evp(
+    const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN]);
 int crypto_p256_point_evp(const uint8_t *raw, size_t len, uint8_t point[65]);
 int crypto_es256_verify_evp(const uint8_t point[65], const uint8_t *msg,
     size_t msg_len, const uint8_t *sig, size_t sig_len);
@@ -55,6 +57,8 @@ struct crypto_impl {
 	const char *name; /* "evp", "direct", "evp (kernel FIPS mode)" */
 	int (*sha256)(
 	    const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);
+	int (*sha512)(
+	    const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN]);
 	int (*p256_point)(const uint8_t *raw, size_t len, uint8_t point[65]);
 	int (*es256_verify)(const uint8_t point[65], const uint8_t *msg,
 	    size_t msg_len, const uint8_t *sig, size_t sig_len);
@@ -73,6 +77,8 @@ const char *crypto_verify_impl_at(const char *fips_path);
 #if DIRECT_VERIFY
 int crypto_sha256_direct(
     const void *data, size_t len, uint8_t out[CRYPTO_SHA256_LEN]);
+int crypto_sha512_direct(
+    const void *data, size_t len, uint8_t out[CRYPTO_SHA512_LEN]);
 int crypto_p256_point_direct(const uint8_t *raw, size_t len, uint8_t point[65]);
 int crypto_es256_verify_direct(const uint8_t point[65], const uint8_t *msg,
     size_t msg_len, const uint8_t *sig, size_t sig_len);

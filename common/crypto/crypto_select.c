@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Which implementation crypto.h's SHA-256, P-256 point check and ES256
+/* Which implementation crypto.h's SHA-256, SHA-512, P-256 point check and ES256
  * verification use, chosen once per process: the EVP one (crypto.c)
  * unless the build has the direct one (configure --enable-direct-verify,
  * crypto_direct.c) and the kernel is not in FIPS mode (crypto_fips.c).
@@ -18,6 +18,7 @@
 static const struct crypto_impl impl_evp_fips = {
     "evp (kernel FIPS mode)",
     crypto_sha256_evp,
+    crypto_sha512_evp,
     crypto_p256_point_evp,
     crypto_es256_verify_evp,
 };
@@ -25,6 +26,7 @@ static const struct crypto_impl impl_evp_fips = {
 static const struct crypto_impl impl_direct = {
     "direct",
     crypto_sha256_direct,
+    crypto_sha512_direct,
     crypto_p256_point_direct,
     crypto_es256_verify_direct,
 };
@@ -32,6 +34,7 @@ static const struct crypto_impl impl_direct = {
 static const struct crypto_impl impl_evp = {
     "evp",
     crypto_sha256_evp,
+    crypto_sha512_evp,
     crypto_p256_point_evp,
     crypto_es256_verify_evp,
 };

@@ -548,6 +548,30 @@ sha256_agrees(void)
 }
 
 static void
+sha512_agrees(void)
+{
+	uint8_t data[300], a[64], b[64], *abc;
+	size_t len, n;
+
+	if (RAND_bytes(data, sizeof(data)) != 1)
+		abort();
+	for (len = 0; len <= sizeof(data); len += 7) {
+		T_EQ_ERR(crypto_sha512_evp(data, len, a), ERR_OK);
+		T_EQ_ERR(crypto_sha512(data, len, b), ERR_OK);
+		T_EQ_MEM(a, b, 64);
+	}
+	/* FIPS 180-2 appendix C.1 */
+	abc = test_unhex("ddaf35a193617abacc417349ae20413112e6fa4e89a97ea2"
+			 "0a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd"
+			 "454d4423643ce80e2a9ac94fa54ca49f",
+	    &n);
+	T_EQ_ERR(crypto_sha512("abc", 3, b), ERR_OK);
+	T_EQ_MEM(abc, b, 64);
+	T_EQ_ERR(crypto_sha512(NULL, 1, b), ERR_INVAL);
+	free(abc);
+}
+
+static void
 points_agree(void)
 {
 	uint8_t pt[65], out[65];
@@ -675,5 +699,5 @@ fips_switch(void)
 
 TEST_MAIN(TEST(nist_sigver_p256), TEST(scalars_out_of_range),
     TEST(der_not_strict), TEST(equation_edges), TEST(fresh_keys_every_bit),
-    TEST(sha256_agrees), TEST(points_agree), TEST(coordinate_not_reduced),
-    TEST(impl_is_reported), TEST(fips_switch))
+    TEST(sha256_agrees), TEST(sha512_agrees), TEST(points_agree),
+    TEST(coordinate_not_reduced), TEST(impl_is_reported), TEST(fips_switch))
