@@ -38,7 +38,7 @@
 #   distcheck make distcheck in the shipped configuration; not run by
 #             default (stages gcc and deb check what it checks)
 # The stages run in three lanes at once (see "Lanes" below): gcc, deb,
-# vm; u2fhost, format, asan; analyze and fuzz at nice 10.
+# vm; u2fhost, format, asan at nice 5; analyze and fuzz at nice 10.
 # (asan and fuzz are configured with --enable-direct-verify, so that both
 # signature checkers run, each against the other.)
 #   tests/run.sh                 everything
@@ -468,7 +468,11 @@ timed_stage() {
 #   vm boots gcc's build and deb's packages);
 # - side: u2fhost, format, asan, from the start (they need nothing of
 #   the others; the vm stage waits for u2fhost, whose devcheck VM group
-#   70-libu2fhost runs: lock build/lanes/u2fhost.lock);
+#   70-libu2fhost runs: lock build/lanes/u2fhost.lock), at nice 5: the
+#   main lane is the longest chain, and its VM guests (deb and byhand
+#   above all: dpkg's database read over 9p) slow down four- to fivefold
+#   when every 9p request waits behind asan's tests for a CPU (deb 83 s
+#   alone, 370 s beside the side lane at nice 0);
 # - beside: analyze and fuzz at nice 10, from the end of stage gcc (whose
 #   build/gcc analyze reads: lock build/lanes/gcc.lock; from the start if
 #   gcc is not run), so that they take what the others leave.
@@ -565,7 +569,7 @@ esac
 # shellcheck disable=SC2086 # stage names are words
 {
 	start_lane main 0 gcc "" $main
-	start_lane side 0 u2fhost "" $side
+	start_lane side 5 u2fhost "" $side
 	start_lane beside 10 "" gcc $beside
 }
 end_lane main
