@@ -139,6 +139,9 @@ def sshagent():
                                           + ids))
     write("sshagent", "identities_none", frame(b"\x0c\0\0\0\0"))
     write("sshagent", "failure", frame(b"\x05"))
+    # a sign answer whose signature is empty (found by fuzz_sshagent: the
+    # harness compared it with memcmp on a NULL pointer)
+    write("sshagent", "sign_empty_signature", frame(b"\x0e" + sshstr(b"")))
     for name in ("SIG_ECDSA", "SIG_ED25519"):
         inner = sshsig_inner(base64.b64decode(k[name]))
         write("sshagent", name.lower() + "_reply",
