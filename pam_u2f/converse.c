@@ -5,7 +5,6 @@
  * that every prompt and message of the module goes through one place. */
 #include "config.h"
 
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,28 +69,8 @@ converse_ask(pam_handle_t *pamh, int style, const char *msg, char **answer)
 	return ERR_OK;
 }
 
-/* The handle's data under this name is non-NULL while the call is
- * PAM_SILENT (converse_silence). */
-#define SILENT_KEY "pam_u2f_silent"
-
-void
-converse_silence(pam_handle_t *pamh, bool silent)
-{
-	/* any non-NULL pointer means silent: the handle itself */
-	(void)pam_set_data(
-	    pamh, SILENT_KEY, silent ? (void *)pamh : NULL, NULL);
-}
-
-bool
-converse_silent(pam_handle_t *pamh)
-{
-	const void *p = NULL;
-
-	return pam_get_data(pamh, SILENT_KEY, &p) == PAM_SUCCESS && p != NULL;
-}
-
 int
-converse_show_always(pam_handle_t *pamh, int style, const char *msg)
+converse_show(pam_handle_t *pamh, int style, const char *msg)
 {
 	struct pam_response *resp = NULL;
 	int r;
@@ -99,14 +78,6 @@ converse_show_always(pam_handle_t *pamh, int style, const char *msg)
 	r = converse_one(pamh, style, msg, &resp);
 	resp_free(resp);
 	return r;
-}
-
-int
-converse_show(pam_handle_t *pamh, int style, const char *msg)
-{
-	if (converse_silent(pamh))
-		return ERR_OK; /* PAM_SILENT: nothing shown is no failure */
-	return converse_show_always(pamh, style, msg);
 }
 
 void

@@ -81,10 +81,10 @@ manualconv_intro(struct call *c, bool same)
 	const char *f = c->ncreds > 0 ? manualconv_flags(c, 0) : "";
 
 	if (!same)
-		return converse_show_always(
+		return converse_show(
 		    c->pamh, PAM_TEXT_INFO, MANUALCONV_INTRO_EACH);
 	snprintf(intro, sizeof(intro), MANUALCONV_INTRO, *f ? " " : "", f);
-	return converse_show_always(c->pamh, PAM_TEXT_INFO, intro);
+	return converse_show(c->pamh, PAM_TEXT_INFO, intro);
 }
 
 /* Show the intro and one challenge per credential. */
@@ -104,14 +104,13 @@ manualconv_show(struct call *c, const uint8_t (*cdh)[PROTO_CDH_LEN])
 		snprintf(each, sizeof(each), MANUALCONV_EACH, i + 1,
 		    *f ? " " : "", f);
 		if (!same &&
-		    (r = converse_show_always(c->pamh, PAM_TEXT_INFO, each)) !=
-			ERR_OK)
+		    (r = converse_show(c->pamh, PAM_TEXT_INFO, each)) != ERR_OK)
 			return r;
 		r = manual_challenge(cdh[i], manualconv_rp(c, &c->creds[i]),
 		    &c->creds[i], &chal);
 		if (r != ERR_OK)
 			return r;
-		r = converse_show_always(c->pamh, PAM_TEXT_INFO, chal);
+		r = converse_show(c->pamh, PAM_TEXT_INFO, chal);
 		free(chal);
 		if (r != ERR_OK)
 			return r;

@@ -6,7 +6,6 @@
 #include <security/pam_modules.h>
 
 #include "authflow.h"
-#include "converse.h"
 #include "base/err.h"
 
 int
@@ -15,10 +14,8 @@ pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	struct call c;
 	int r, pr;
 
+	(void)flags;
 	call_init(&c, pamh);
-	/* PAM_SILENT: no cue and no message, prompts still asked (pam_u2f(8),
-	 * CONVERSATION) */
-	converse_silence(pamh, ((unsigned)flags & PAM_SILENT) != 0);
 	if ((r = call_args(&c, argc, argv)) == ERR_OK)
 		r = call_authenticate(&c);
 	pr = call_result(&c, r);

@@ -51,10 +51,7 @@ touch_cue(void *arg)
 	 * configured one is shown as it is. */
 	if (c->tap && strcmp(cue, CONF_CUE_DEFAULT) == 0)
 		cue = CONF_CUE_TAP;
-	if (c->opt.cue && converse_silent(c->pamh))
-		debug_msg(&c->dbg, "cue not shown (PAM_SILENT)");
-	else if (c->opt.cue &&
-	    converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
+	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
 		c->cue_err = ERR_CANCELLED;
 }
 

@@ -46,10 +46,6 @@ tell_show(struct call *c, const char *msg)
 		    &c->dbg, "not told (remote client: %s): %s", why, msg);
 		return;
 	}
-	if (converse_silent(c->pamh)) {
-		debug_msg(&c->dbg, "not told (PAM_SILENT): %s", msg);
-		return;
-	}
 	debug_msg(&c->dbg, "told the user: %s", msg);
 	if (converse_show(c->pamh, PAM_ERROR_MSG, msg) != ERR_OK)
 		debug_err(&c->dbg, "the message could not be shown");

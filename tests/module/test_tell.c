@@ -303,49 +303,6 @@ test_success_quiet(void)
 	tokenctl_stop(&t);
 }
 
-/* PAM_SILENT: the same results, no cue and no message (the debug log
- * says what was left out), prompts still asked. */
-static void
-test_pam_silent(void)
-{
-	struct tokenctl t;
-	struct mt_conv cv;
-	struct cred c;
-	char *line;
-
-	memset(&cv, 0, sizeof(cv));
-	cv.pam_flags = PAM_SILENT;
-	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
-	mtfix_service_dev("silent-ok", &t, MT_OK_TIMEOUT " cue");
-	T_EQ_INT(mt_auth("silent-ok", "alice", &cv), PAM_SUCCESS);
-	T_EQ_INT(cv.ninfo + cv.nerror + cv.nprompts, 0);
-	T_TRUE(mt_debug_has("cue not shown (PAM_SILENT)"));
-	/* interactive: its prompt is still asked */
-	memset(&cv, 0, sizeof(cv));
-	cv.pam_flags = PAM_SILENT;
-	mtfix_service_dev("silent-ia", &t, MT_OK_TIMEOUT " cue interactive");
-	T_EQ_INT(mt_auth("silent-ia", "alice", &cv), PAM_SUCCESS);
-	T_EQ_INT(cv.nprompts, 1);
-	T_EQ_INT(cv.ninfo + cv.nerror, 0);
-	/* a key holding none of alice's credentials: refused, nothing said */
-	line = mtfix_dummy_line("alice", NULL);
-	mt_keys(&mt.alice, line != NULL ? line : "");
-	memset(&cv, 0, sizeof(cv));
-	cv.pam_flags = PAM_SILENT;
-	mtfix_service_dev("silent-wrong", &t, "timeout=2 cue");
-	T_EQ_INT(mt_auth("silent-wrong", "alice", &cv), PAM_AUTH_ERR);
-	T_EQ_INT(cv.ninfo + cv.nerror + cv.nprompts, 0);
-	T_TRUE(mt_debug_has("not told (PAM_SILENT): This security key is not "
-			    "registered for alice"));
-	/* the same call without the flag tells it */
-	memset(&cv, 0, sizeof(cv));
-	T_EQ_INT(mt_auth("silent-wrong", "alice", &cv), PAM_AUTH_ERR);
-	T_EQ_INT(cv.nerror, 1);
-	free(line);
-	cred_clear(&c);
-	tokenctl_stop(&t);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -358,7 +315,6 @@ main(int argc, char **argv)
 	    TEST(test_wrong_origin_hint),
 	    TEST(test_timeout),
 	    TEST(test_success_quiet),
-	    TEST(test_pam_silent),
 	};
 
 	(void)argc;
