@@ -14,6 +14,8 @@ pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv)
 	struct call c;
 	int r, pr;
 
+	/* PAM_SILENT is not honoured: sudo passes it by default, and the cue
+	 * and what went wrong are what the user needs (pam_u2f(8)). */
 	(void)flags;
 	call_init(&c, pamh);
 	if ((r = call_args(&c, argc, argv)) == ERR_OK)

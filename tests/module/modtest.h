@@ -39,6 +39,7 @@ struct mt_conv {
 	/* If set, answers prompts (malloc'd answer); else "". */
 	char *(*answer)(struct mt_conv *cv, const char *prompt);
 	void *arg;
+	int pam_flags; /* pam_authenticate's flags (PAM_SILENT) */
 };
 
 struct mt_env {

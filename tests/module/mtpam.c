@@ -82,7 +82,7 @@ mt_auth_from(const char *service, const char *user, const char *rhost,
 	    (tty != NULL && pam_set_item(pamh, PAM_TTY, tty) != PAM_SUCCESS))
 		r = -1;
 	else
-		r = pam_authenticate(pamh, 0);
+		r = pam_authenticate(pamh, cv != NULL ? cv->pam_flags : 0);
 	pam_end(pamh, r);
 	return r;
 }

@@ -303,6 +303,38 @@ test_success_quiet(void)
 	tokenctl_stop(&t);
 }
 
+/* PAM_SILENT changes nothing (pam_u2f(8), DESKTOPS): sudo passes it by
+ * default, and without the cue no one knows to touch the key. */
+static void
+test_pam_silent_ignored(void)
+{
+	struct tokenctl t;
+	struct mt_conv cv;
+	struct cred c;
+	char *line;
+
+	memset(&cv, 0, sizeof(cv));
+	cv.pam_flags = PAM_SILENT;
+	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
+	mtfix_service_dev("silent-ok", &t, MT_OK_TIMEOUT " cue");
+	T_EQ_INT(mt_auth("silent-ok", "alice", &cv), PAM_SUCCESS);
+	T_EQ_INT(cv.ninfo, 1);
+	/* a key holding none of alice's credentials: refused, and told */
+	line = mtfix_dummy_line("alice", NULL);
+	mt_keys(&mt.alice, line != NULL ? line : "");
+	memset(&cv, 0, sizeof(cv));
+	cv.pam_flags = PAM_SILENT;
+	mtfix_service_dev("silent-wrong", &t, "timeout=2 cue");
+	T_EQ_INT(mt_auth("silent-wrong", "alice", &cv), PAM_AUTH_ERR);
+	T_EQ_INT(cv.nerror, 1);
+	T_TRUE(strstr(cv.shown,
+		   "E:This security key is not registered for "
+		   "alice") != NULL);
+	free(line);
+	cred_clear(&c);
+	tokenctl_stop(&t);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -315,6 +347,7 @@ main(int argc, char **argv)
 	    TEST(test_wrong_origin_hint),
 	    TEST(test_timeout),
 	    TEST(test_success_quiet),
+	    TEST(test_pam_silent_ignored),
 	};
 
 	(void)argc;
