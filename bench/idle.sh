@@ -57,15 +57,19 @@ echo >>"$work/map"
 chmod 0644 "$work/map"
 
 # cpu CMD...: "wall user sys" of one run, from getrusage(RUSAGE_CHILDREN)
-# (to the microsecond).
+# (to the microsecond), less what it said before the run: python's own
+# start-up may run children (a site .pth file), whose CPU (0.2-0.5 s,
+# varying) swamped the wait's and made the share noisy (-0.9 to 1.0 %).
 cpu() {
 	python3 -c '
 import resource, subprocess, sys, time
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 t = time.monotonic()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
     stderr=subprocess.DEVNULL)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(time.monotonic() - t, r.ru_utime, r.ru_stime)' "$@"
+print(time.monotonic() - t, r.ru_utime - r0.ru_utime,
+    r.ru_stime - r0.ru_stime)' "$@"
 }
 
 # service NAME TIMEOUT: the module with that timeout=.
