@@ -118,12 +118,13 @@ debug_open(struct debug *d, pam_handle_t *pamh, bool on, const char *file)
 	d->pamh = pamh;
 	d->to = DEBUG_OFF;
 	d->fd = -1;
-	d->log.fn = debug_sink;
+	d->log.fn = NULL; /* debug off: lines are not even formatted */
 	d->log.arg = d;
 	d->err.fn = debug_err_sink;
 	d->err.arg = d;
 	if (!on)
 		return;
+	d->log.fn = debug_sink;
 	if (file == NULL || strcmp(file, "stderr") == 0)
 		d->to = DEBUG_STDERR;
 	else if (strcmp(file, "syslog") == 0)

@@ -73,17 +73,24 @@ b64url_encode(const uint8_t *in, size_t len, char **out)
 	return encode(in, len, b64_url, 0, out);
 }
 
-/* Value of c in alphabet abc, or -1. Never matches '\0' or '='. */
+/* Value of c in alphabet abc, or -1. Never matches '\0' or '='. Both
+ * alphabets share their first 62 characters (A-Z, a-z, 0-9) and differ
+ * in the last two; compared, not searched (a strchr per character was
+ * most of decoding a mapping line, issue 27 item 9). */
 static int
 b64_value(const char *abc, char c)
 {
-	const char *q;
-
-	if (c == '\0')
-		return -1;
-	if ((q = strchr(abc, c)) == NULL)
-		return -1;
-	return (int)(q - abc);
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == abc[62])
+		return 62;
+	if (c == abc[63])
+		return 63;
+	return -1;
 }
 
 /* Decode n characters (no padding, n % 4 != 1) into out. Trailing bits of

@@ -53,8 +53,9 @@ conf_opt_find(const char *name, size_t n)
 {
 	size_t k;
 
-	for (k = 0; name != NULL && k < CONF_NOPTS; k++)
-		if (strlen(conf_opts[k].name) == n &&
+	for (k = 0; name != NULL && n > 0 && k < CONF_NOPTS; k++)
+		if (conf_opts[k].name[0] == name[0] &&
+		    strlen(conf_opts[k].name) == n &&
 		    memcmp(conf_opts[k].name, name, n) == 0)
 			return (enum conf_key)k;
 	return CONF_NOPTS;

@@ -82,7 +82,8 @@ job_run(void *arg)
 }
 
 /* Run every job of the batch, in threads with all signals blocked (the
- * application's handlers run in its own threads). A job whose thread
+ * application's handlers run in its own threads); a batch of one runs
+ * here, with the same deadline and log, as its thread would. A job whose thread
  * cannot be created runs here, after the others, with what is left
  * before the deadline (none left: ERR_TIMEOUT, not run). */
 static void
@@ -95,6 +96,10 @@ batch_run(struct open_job *jobs, size_t n, int64_t deadline)
 	bool have_attr;
 	size_t i;
 
+	if (n == 1) { /* nothing to overlap: no thread (issue 27 item 9) */
+		job_run(&jobs[0]);
+		return;
+	}
 	have_attr = pthread_attr_init(&attr) == 0;
 	if (have_attr)
 		(void)pthread_attr_setstacksize(&attr, JOB_STACK);
@@ -191,7 +196,8 @@ dev_open_batches(const struct xport_info *list, const char *const *paths,
 			jobs[k].info = list != NULL ? &list[i + k] : NULL;
 			jobs[k].path = paths != NULL ? paths[i + k] : NULL;
 			jobs[k].ms = t;
-			jobs[k].lg.fn = job_log;
+			jobs[k].lg.fn =
+			    lg != NULL && lg->fn != NULL ? job_log : NULL;
 			jobs[k].lg.arg = &jobs[k];
 		}
 		batch_run(jobs, b, deadline);

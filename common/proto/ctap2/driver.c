@@ -17,6 +17,10 @@
 #include "base/err.h"
 #include "client.h"
 
+/* The exchange's buffers (2 x CTAP2_MSG_MAX) come with c2_detect, once
+ * the key says it speaks CBOR: a U2F-only key never has them, so freeing
+ * its state wipes nothing that was never written (15 k instructions per
+ * device and authentication, issue 27 item 9). */
 static int
 c2_state_new(void **out)
 {
@@ -25,10 +29,6 @@ c2_state_new(void **out)
 	*out = NULL;
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return ERR_NOMEM;
-	if (c2_io_new(&st->io) != ERR_OK) {
-		free(st);
-		return ERR_NOMEM;
-	}
 	c2_pin_init(&st->pin, &st->io, &st->info);
 	c2_sel_init(&st->sel, &st->io, &st->info);
 	c2_cand_init(&st->cand, &st->io, &st->info);
@@ -84,6 +84,8 @@ c2_detect(struct proto_ctx *c, int ms)
 
 	if (!(xport_caps(c->x) & XPORT_CAP_CBOR))
 		return ERR_UNSUPPORTED;
+	if (st->io.msg == NULL && c2_io_new(&st->io) != ERR_OK)
+		return ERR_NOMEM;
 	if ((r = c2_call(c, &req, 1, st->io.rx, &len, ms)) != ERR_OK ||
 	    (r = c2_status(c, st->io.rx, len, "GetInfo")) != ERR_OK ||
 	    (r = ctap2_parse_info(st->io.rx + 1, len - 1, &st->info)) !=

@@ -425,19 +425,19 @@ u2f_reg_step(struct proto_ctx *c, struct reg_result *out)
 	return r;
 }
 
+/* One check-only AUTHENTICATE of cred under app (the rp id's hash). */
 static int
-u2f_probe(
-    struct proto_ctx *c, const char *rp_id, const struct cred *cred, int ms)
+u2f_probe_app(struct proto_ctx *c, const uint8_t app[U2F_PARAM_LEN],
+    const struct cred *cred, int ms)
 {
-	uint8_t app[U2F_PARAM_LEN], chal[U2F_PARAM_LEN], apdu[U2F_APDU_MAX];
+	uint8_t chal[U2F_PARAM_LEN], apdu[U2F_APDU_MAX];
 	uint8_t reply[U2F_AUTH_REPLY_MAX];
 	size_t len, body;
 	int r;
 
 	if ((r = u2f_cred_usable(NULL, cred)) != ERR_OK)
 		return r;
-	if ((r = crypto_sha256(rp_id, strlen(rp_id), app)) != ERR_OK ||
-	    (r = util_random(chal, sizeof(chal))) != ERR_OK)
+	if ((r = util_random(chal, sizeof(chal))) != ERR_OK)
 		return r;
 	if ((r = u2f_auth_apdu(
 		 U2F_AUTH_CHECK_ONLY, chal, app, cred, apdu, &len)) != ERR_OK)
@@ -454,12 +454,25 @@ u2f_probe(
 	return r;
 }
 
-static const char *
-u2f_rp(const struct assert_req *req, const struct cred *cred)
+static int
+u2f_probe(
+    struct proto_ctx *c, const char *rp_id, const struct cred *cred, int ms)
 {
-	if ((cred->flags & CRED_APPID) && req->appid != NULL)
-		return req->appid;
-	return req->rp_id;
+	uint8_t app[U2F_PARAM_LEN];
+	int r;
+
+	if ((r = crypto_sha256(rp_id, strlen(rp_id), app)) != ERR_OK)
+		return r;
+	return u2f_probe_app(c, app, cred, ms);
+}
+
+/* The hash a credential is asked under: the appid's for a credential
+ * registered under it (CRED_APPID), else the rp id's (u2f_assert_begin
+ * fills both, hashing each string once). */
+static const uint8_t *
+u2f_app_of(const struct u2f_st *st, const struct cred *cred)
+{
+	return (cred->flags & CRED_APPID) ? st->app_id : st->app_rp;
 }
 
 /* The allow-list entries the key holds (probe), or all of them. */
@@ -484,8 +497,8 @@ u2f_candidates(
 			st->cand[st->ncand++] = i;
 			continue;
 		}
-		r = u2f_probe(c, u2f_rp(req, &req->allow[i]), &req->allow[i],
-		    util_cap_ms(U2F_PROBE_MS, deadline));
+		r = u2f_probe_app(c, u2f_app_of(st, &req->allow[i]),
+		    &req->allow[i], util_cap_ms(U2F_PROBE_MS, deadline));
 		if (r == ERR_OK)
 			st->cand[st->ncand++] = i;
 		else if (r != ERR_WRONG_KH) {
@@ -505,8 +518,7 @@ u2f_pick_app(struct u2f_st *st)
 {
 	const struct cred *cred = u2f_current(st);
 
-	memcpy(st->app, (cred->flags & CRED_APPID) ? st->app_id : st->app_rp,
-	    U2F_PARAM_LEN);
+	memcpy(st->app, u2f_app_of(st, cred), U2F_PARAM_LEN);
 }
 
 static int
@@ -532,9 +544,12 @@ u2f_assert_begin(
 	}
 	if ((r = u2f_begin(c, U2F_OP_ASSERT, req->rp_id, req->cdh)) != ERR_OK)
 		goto fail;
-	r = crypto_sha256(req->appid != NULL ? req->appid : req->rp_id,
-	    strlen(req->appid != NULL ? req->appid : req->rp_id), st->app_id);
-	if (r != ERR_OK || (r = u2f_candidates(c, req, deadline)) != ERR_OK)
+	if (req->appid == NULL || strcmp(req->appid, req->rp_id) == 0)
+		memcpy(st->app_id, st->app_rp, U2F_PARAM_LEN);
+	else if ((r = crypto_sha256(
+		      req->appid, strlen(req->appid), st->app_id)) != ERR_OK)
+		goto fail;
+	if ((r = u2f_candidates(c, req, deadline)) != ERR_OK)
 		goto fail;
 	st->allow = req->allow;
 	st->presence = req->presence;
