@@ -221,7 +221,7 @@ ratio() {	# ratio A B: A/B with 2 decimals, or NA
 }
 
 ms() { awk -v s="$1" 'BEGIN { if (s == "NA") print "NA"; else printf "%.2f", s * 1000 }'; }
-mi() { awk -v n="$1" 'BEGIN { if (n == "") print "NA"; else printf "%.2f", n / 1e6 }'; }
+mi() { awk -v n="$1" 'BEGIN { if (n !~ /^-?[0-9.]+$/) print "NA"; else printf "%.2f", n / 1e6 }'; }
 
 # measure KEY LABEL OURS_SVC OLD_SVC MAPFILE: one table row of every
 # figure; the numbers also go to $work/data, one line per KEY.
@@ -304,7 +304,10 @@ run_vm() {
 	[ "$VM_DONE" = 1 ] || log "vm: no complete result (see $rd)"
 }
 
-vmget() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3 }' "$work/vm/bench.txt"; }
+# vmget KEY NAME: the value, NA for an instruction count the guest could
+# not take (bench/vm-cg.lib's "bad": a transaction failed).
+vmget() { awk -v k="$1" -v n="$2" '$1 == k && $2 == n {
+	print (k ~ /^instr/ && $3 !~ /^[0-9]+$/) ? "NA" : $3 }' "$work/vm/bench.txt"; }
 
 vm_rows() {
 	local k a b
@@ -318,8 +321,8 @@ vm_rows() {
 	echo "| credentials | wall ms, median (ours / old) | wall ratio | peak RSS KiB (ours / old) | Minstr whole process (ours / old) | ratio | Minstr one more authentication (ours / old) | ratio |"
 	echo "|---|---|---|---|---|---|---|---|"
 	for k in 1 10; do
-		a=$(( $(vmget instr2 "ours-$k") - $(vmget instr1 "ours-$k") ))
-		b=$(( $(vmget instr2 "old-$k") - $(vmget instr1 "old-$k") ))
+		a=$(minus "$(vmget instr2 "ours-$k")" "$(vmget instr1 "ours-$k")")
+		b=$(minus "$(vmget instr2 "old-$k")" "$(vmget instr1 "old-$k")")
 		echo "| $k | $(ms "$(vmget wall "ours-$k")") / $(ms "$(vmget wall "old-$k")") | **$(ratio "$(vmget wall "ours-$k")" "$(vmget wall "old-$k")")** | $(vmget rss "ours-$k") / $(vmget rss "old-$k") | $(mi "$(vmget instr1 "ours-$k")") / $(mi "$(vmget instr1 "old-$k")") | **$(ratio "$(vmget instr1 "ours-$k")" "$(vmget instr1 "old-$k")")** | $(mi $a) / $(mi $b) | **$(ratio $a $b)** |"
 	done
 	floor_rows
@@ -331,7 +334,7 @@ floor_rows() {
 	local f n a b ob1 ob2
 
 	ob1=$(vmget instr1 old-1)
-	ob2=$(( $(vmget instr2 old-1) - ob1 ))
+	ob2=$(minus "$(vmget instr2 old-1)" "$ob1")
 	echo
 	echo "The floor: bench/floor.c, a PAM module that only checks the U2F"
 	echo "specification's authentication example through OpenSSL 3's EVP"
@@ -349,7 +352,7 @@ floor_rows() {
 		n=floor-$f
 		case $f in ours | ourscfg | oursdirect | old) n=$f-1 ;; esac
 		a=$(vmget instr1 "$n")
-		b=$(( $(vmget instr2 "$n") - a ))
+		b=$(minus "$(vmget instr2 "$n")" "$a")
 		case $f in
 		load) echo -n "| floor: libcrypto linked, not called" ;;
 		verify) echo -n "| floor: one EVP verification" ;;
@@ -444,10 +447,10 @@ targets() {
 		# at least the floor (bench/floor.c): the target is what ours
 		# spends above it, at most half of what the old module does.
 		echo "- complete authentication (VM, 1 credential), whole process, no worse than the EVP floor: ours $(ratio "$ia" "$ib") of the old module's instructions, the floor of any module verifying through OpenSSL 3's EVP API (bench/floor.c) $(ratio "$fl" "$ib"); above the floor, ours/old = $(ratio "$da" "$db") (target <= 0.5): $(verdict "$(le "$da" "$db" 2)") (built with --enable-direct-verify: $(ratio "$(vmget instr1 oursdirect-1)" "$ib"); see \"The floor\" below)"
-		ia=$(( $(vmget instr2 ours-1) - ia )); ib=$(( $(vmget instr2 old-1) - ib ))
+		ia=$(minus "$(vmget instr2 ours-1)" "$ia"); ib=$(minus "$(vmget instr2 old-1)" "$ib")
 		echo "- ... one more authentication in the same process: $(ratio "$ia" "$ib"): $(verdict "$(le "$ia" "$ib" 2)")"
 		# Issue 27: with a configuration file (conf=), at most 0.40.
-		ia=$(( $(vmget instr2 ourscfg-1) - $(vmget instr1 ourscfg-1) ))
+		ia=$(minus "$(vmget instr2 ourscfg-1)" "$(vmget instr1 ourscfg-1)")
 		echo "- ... one more authentication with a configuration file (conf=, 4 lines): $(ratio "$ia" "$ib") (target <= 0.40): $(verdict "$(le "$ia" "$ib" 2.5)")"
 	else
 		echo "- complete authentication side by side: **not done** (the VM stage did not finish; see the host figure of ours alone)"

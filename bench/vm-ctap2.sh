@@ -17,6 +17,8 @@
 # diagnostics in /vmtest/diag-ctap2.
 # shellcheck source=bench/vm-lib.sh
 . "$VM_SRC/bench/vm-lib.sh" ctap2
+# shellcheck source=bench/vm-cg.lib
+. "$VM_SRC/bench/vm-cg.lib"
 conf=$T/conf2
 mkdir -p "$conf"
 
@@ -61,20 +63,18 @@ for v in ${BENCH_CTAP2_VERSIONS:-2.1 2.0}; do
 		printf 'auth required %s authfile=%s origin=%s appid=%s %s\n' \
 		    "$mod" "$T/map-$v" "$ORIGIN" "$ORIGIN" max_devices=128 \
 		    >"$conf/$n"
-		put "result $n $(PAMDRIVE_PIN=$PIN PAMDRIVE_VERBOSE=1 \
+		res=$(PAMDRIVE_PIN=$PIN PAMDRIVE_VERBOSE=1 \
 		    "$W/pamdrive" "$conf" "$n" "$TARGET" 2>"$T/conv-$n" |
-		    awk '{print $1}')"
+		    awk '{print $1}')
+		put "result $n $res"
 		cat "$T/conv-$n" >&2
 		# PIN prompts through the conversation with echo off (style 1)
 		put "pinprompts $n $(grep -c 'conv style 1: .*PIN' "$T/conv-$n")"
 		for c in 1 2; do
 			rounds "$n" $c
-			PAMDRIVE_PIN=$PIN valgrind --tool=callgrind \
-			    --callgrind-out-file="/vmtest/cg2-$n-$c.out" \
-			    "$W/pamdrive" "$conf" "$n" "$TARGET" $c \
-			    >"/vmtest/cg2-$n-$c.log" 2>&1
-			put "instr$c $n $(sed -n 's/^summary: *//p' \
-			    "/vmtest/cg2-$n-$c.out")"
+			put "instr$c $n $(PAMDRIVE_PIN=$PIN cg_run \
+			    "/vmtest/cg2-$n-$c" "$res" $c \
+			    "$W/pamdrive" "$conf" "$n" "$TARGET" $c)"
 		done
 	done
 	tok_stop "$tn"

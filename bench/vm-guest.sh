@@ -23,21 +23,21 @@ mkdir -p "$conf"
 exec 2>>"$D"
 
 put() { echo "$*" >>"$R"; }
+# shellcheck source=bench/vm-cg.lib
+. "$VM_SRC/bench/vm-cg.lib"
 drive() { "$W/pamdrive" "$conf" "$1" "$TARGET"; }
+vmres() { awk -v n="$1" '$1 == "result" && $2 == n { print $3 }' "$R"; }
 
 # result_instr NAME: the PAM result of service NAME, and callgrind's
 # instructions of 1 and of 2 transactions in one process.
 result_instr() {
-	local c
+	local c res
 
-	put "result $1 $(drive "$1" 2>>"$D" | awk '{print $1}')"
+	res=$(drive "$1" 2>>"$D" | awk '{print $1}')
+	put "result $1 $res"
 	for c in 1 2; do
-		valgrind --tool=callgrind \
-		    --callgrind-out-file="/vmtest/cg-$1-$c.out" \
-		    "$W/pamdrive" "$conf" "$1" "$TARGET" $c \
-		    >"/vmtest/cg-$1-$c.log" 2>&1
-		put "instr$c $1 $(sed -n 's/^summary: *//p' \
-		    "/vmtest/cg-$1-$c.out")"
+		put "instr$c $1 $(cg_run "/vmtest/cg-$1-$c" "$res" $c \
+		    "$W/pamdrive" "$conf" "$1" "$TARGET" $c)"
 	done
 }
 
@@ -71,7 +71,8 @@ done
 for k in 1 10 100; do
 	for m in ours old; do
 		n=$m-$k
-		put "result $n $(drive "$n" 2>>"$D" | awk '{print $1}')"
+		res=$(drive "$n" 2>>"$D" | awk '{print $1}')
+		put "result $n $res"
 		strace -f -e trace=openat,open -o "/vmtest/st-$n" \
 		    "$W/pamdrive" "$conf" "$n" "$TARGET" >/dev/null 2>&1
 		put "enum $n $(grep -cE '"/sys/class/hidraw/?", [^)]*O_DIRECTORY' "/vmtest/st-$n")"
@@ -91,13 +92,10 @@ for k in 1 10; do
 		put "rss $n $(cat "$T/rss")"
 		# Whole process (1 transaction), then 2 transactions: the
 		# difference is one more authentication, libraries warm.
+		res=$(vmres "$n")
 		for c in 1 2; do
-			valgrind --tool=callgrind \
-			    --callgrind-out-file="/vmtest/cg-$n-$c.out" \
-			    "$W/pamdrive" "$conf" "$n" "$TARGET" $c \
-			    >"/vmtest/cg-$n-$c.log" 2>&1
-			put "instr$c $n $(sed -n 's/^summary: *//p' \
-			    "/vmtest/cg-$n-$c.out")"
+			put "instr$c $n $(cg_run "/vmtest/cg-$n-$c" "$res" $c \
+			    "$W/pamdrive" "$conf" "$n" "$TARGET" $c)"
 		done
 	done
 done
@@ -105,15 +103,7 @@ done
 # OpenSSL 3's EVP API pays, without a device; same driver, same counts.
 for f in load verify lowlevel; do
 	printf 'auth required %s %s\n' "$W/floor.so" "$f" >"$conf/floor-$f"
-	put "result floor-$f $(drive "floor-$f" 2>>"$D" | awk '{print $1}')"
-	for c in 1 2; do
-		valgrind --tool=callgrind \
-		    --callgrind-out-file="/vmtest/cg-floor-$f-$c.out" \
-		    "$W/pamdrive" "$conf" "floor-$f" "$TARGET" $c \
-		    >"/vmtest/cg-floor-$f-$c.log" 2>&1
-		put "instr$c floor-$f $(sed -n 's/^summary: *//p' \
-		    "/vmtest/cg-floor-$f-$c.out")"
-	done
+	result_instr "floor-$f"
 done
 # Ours built with --enable-direct-verify (bench/run.sh builds it), 1
 # credential: what the direct ES256 check saves.
