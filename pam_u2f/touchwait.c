@@ -35,8 +35,10 @@ touch_sleep(int ms)
 }
 
 /* Called by auth_run once a key holding a credential is there (or at
- * once with nodetect), before the wait for the touch. */
-static void
+ * once with nodetect), before the wait for the touch. A cue the
+ * conversation could not show is ERR_CANCELLED: auth_run then stops at
+ * once, the keys cancelled (the login fails without a touch). */
+static int
 touch_cue(void *arg)
 {
 	struct call *c = arg;
@@ -45,7 +47,7 @@ touch_cue(void *arg)
 	c->waited = true;
 	pending_create(c);
 	if (c->cued)
-		return; /* shown while waiting for a card already */
+		return c->cue_err; /* shown while waiting for a card already */
 	c->cued = true;
 	/* The default cue says "tap" too when a key is on a reader; a
 	 * configured one is shown as it is. */
@@ -53,6 +55,7 @@ touch_cue(void *arg)
 		cue = CONF_CUE_TAP;
 	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
 		c->cue_err = ERR_CANCELLED;
+	return c->cue_err;
 }
 
 /* devices= names a reader and no key could be opened: wait for a card
@@ -66,9 +69,8 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 	int r;
 
 	c->tap = true;
-	touch_cue(c);
-	if (c->cue_err != ERR_OK)
-		return c->cue_err;
+	if ((r = touch_cue(c)) != ERR_OK)
+		return r;
 	debug_msg(&c->dbg, "no key yet: waiting up to %d ms for a card on %s",
 	    util_ms_left(deadline),
 	    arrival ? "a reader (another one)" : "a reader");
