@@ -58,6 +58,19 @@ touch_cue(void *arg)
 	return c->cue_err;
 }
 
+/* auth_run's cue: the first for the first touch (not shown again if
+ * shown while waiting for a card); a later one is for another touch
+ * (after a PIN typed once a touch picked the key), shown again. */
+static int
+touch_cue_auth(void *arg)
+{
+	struct call *c = arg;
+
+	if (c->auth_cues++ > 0)
+		c->cued = false;
+	return touch_cue(c);
+}
+
 /* devices= names a reader and no key could be opened: wait for a card
  * on one (at once if one is there, else one that comes: arrival), with
  * the cue ("touch or tap") shown, asleep in pcscd until deadline. ERR_OK:
@@ -192,7 +205,7 @@ touch_run(struct call *c)
 	req.pin = &pin;
 	req.timeout_ms = util_ms_left(deadline);
 	req.log = &c->dbg.log;
-	req.cue = touch_cue;
+	req.cue = touch_cue_auth;
 	req.cue_arg = c;
 	c->tap = dev_any_tap(devs, ndevs);
 	r = auth_run(devs, ndevs, &req, &res);

@@ -104,9 +104,11 @@ struct auth_set {
 	int touch_ms;
 };
 
-/* The cue, once: at once for U2F keys (they need the touch from the
- * first request on), on the first "user presence needed" keepalive for
- * CTAP2 keys (after a PIN, say, not before). Not for a registration.
+/* The cue, once per touch: at once for U2F keys (they need the touch
+ * from the first request on), on the first "user presence needed"
+ * keepalive for CTAP2 keys (after a PIN, say, not before; and again
+ * after a PIN typed once the user picked a key with a touch). Not for
+ * a registration.
  * An error (the conversation failed) stops the operation: the keys are
  * cancelled, never left waiting for a touch no one was asked for. */
 static int
@@ -119,7 +121,9 @@ auth_cue(struct auth_set *s)
 }
 
 /* A PIN was typed since the last look: the touch gets its whole time
- * from now on (the time spent typing is not taken from it). */
+ * from now on (the time spent typing is not taken from it), and a cue
+ * shown before the PIN (for the touch that picked the key) is shown
+ * again when the key next waits for a touch. */
 static void
 auth_pin_restart(struct auth_set *s, struct wait *w)
 {
@@ -128,6 +132,7 @@ auth_pin_restart(struct auth_set *s, struct wait *w)
 	if (s->pin == NULL || !s->pin->fresh)
 		return;
 	s->pin->fresh = false;
+	s->cued = false;
 	d = s->pin->answered + s->touch_ms;
 	if (d > w->deadline) {
 		w->deadline = d;

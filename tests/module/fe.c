@@ -6,9 +6,11 @@
  * styles), and it is the only place the styles are written down. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <security/pam_appl.h>
 
@@ -161,6 +163,20 @@ fe_conv(int n, const struct pam_message **msg, struct pam_response **resp,
 	return PAM_SUCCESS;
 }
 
+/* The module must find this program's clock (feclock.c) first: else it
+ * runs on the real one, and no time a front end spends would count. */
+static void
+fe_clock_check(void)
+{
+	if (dlsym(RTLD_DEFAULT, "clock_gettime") != (void *)clock_gettime ||
+	    dlsym(RTLD_DEFAULT, "nanosleep") != (void *)nanosleep) {
+		printf("Bail out! clock_gettime and nanosleep are not this "
+		       "program's (not exported?): the module would not be on "
+		       "the virtual clock\n");
+		exit(1);
+	}
+}
+
 int
 fe_auth(struct fe *f, const char *service, const char *user)
 {
@@ -168,6 +184,7 @@ fe_auth(struct fe *f, const char *service, const char *user)
 	pam_handle_t *pamh = NULL;
 	int r;
 
+	fe_clock_check();
 	f->t0 = vclock_now_ms();
 	f->queue_free = f->t0;
 	fe_follow(f); /* what came before is not this transaction's */

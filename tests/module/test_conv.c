@@ -27,6 +27,7 @@
 
 #define CONV_ARGS MT_OK_TIMEOUT " cue"
 #define CONV_TOUCH "after:400" /* the touch, in real ms after the wait */
+#define CONV_CUE "Please touch the device."
 
 static void
 conv_keys(const struct cred *c, size_t n)
@@ -125,8 +126,9 @@ test_pin_then_cue(void)
 	tokenctl_stop(&t);
 }
 
-/* Two keys that need their PIN: the user picks one (a touch), and the
- * PIN is asked once, for that key only. */
+/* Two keys that need their PIN: the user picks one (a touch, cued), the
+ * PIN is asked once, for that key only, and the cue comes again when
+ * that key waits for the touch. */
 static void
 test_pin_once_two_keys(void)
 {
@@ -135,6 +137,7 @@ test_pin_once_two_keys(void)
 	struct fe f;
 	char args[ARGS_MAX];
 	size_t pins;
+	long p, ok, cue;
 
 	T_EQ_INT(
 	    fe_ctap2_token(&t[0], CONV_TOUCH, CRED_PIN, &c[0], NULL, NULL), 0);
@@ -151,7 +154,15 @@ test_pin_once_two_keys(void)
 	T_EQ_INT(fe_auth(&f, "conv-two", "alice"), PAM_SUCCESS);
 	T_EQ_INT(f.nhidden, 1);
 	T_EQ_INT(f.nvisible, 0);
-	T_TRUE(fe_find(&f, 'P', ", then touch the key: ", 0) >= 0);
+	p = fe_find(&f, 'P', ", then touch the key: ", 0);
+	T_TRUE(p >= 0);
+	/* the cue for the touch that picks, then again after the PIN */
+	T_TRUE(conv_before(&f, fe_find(&f, 'I', CONV_CUE, 0), p));
+	ok = p >= 0 ? fe_find(&f, 'T', "pin ok", (size_t)p) : -1;
+	cue = ok >= 0 ? fe_find(&f, 'I', CONV_CUE, (size_t)ok) : -1;
+	T_TRUE(conv_before(&f, ok, cue));
+	T_TRUE(conv_before(
+	    &f, cue, cue >= 0 ? fe_find(&f, 'T', ":touch", (size_t)cue) : -1));
 	pins = tokenctl_count(&t[0], "pin ") + tokenctl_count(&t[1], "pin ");
 	T_EQ_INT(pins, 1);
 	if (f.nhidden != 1 || pins != 1)
