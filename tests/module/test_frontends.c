@@ -135,6 +135,55 @@ test_gdm(void)
 	ft_stop(&x);
 }
 
+/* gdm with two PIN keys: the cue for the touch that picks a key is
+ * queued; the PIN prompt's reply is held until it has been shown (its
+ * length x 48 ms), then typed; the cue after the PIN is shown at once,
+ * and the touch's time starts after the held reply. */
+static void
+test_gdm_queue(void)
+{
+	struct tokenctl t[2];
+	struct cred c[2];
+	struct fe f;
+	char args[ARGS_MAX], *line;
+	long cue1, reply, cue2, shown2;
+
+	T_EQ_INT(
+	    fe_ctap2_token(&t[0], FT_TOUCH, CRED_PIN, &c[0], NULL, NULL), 0);
+	T_EQ_INT(
+	    fe_ctap2_token(&t[1], FT_TOUCH, CRED_PIN, &c[1], NULL, NULL), 0);
+	line = mt_line("alice", c, 2);
+	mt_keys(&mt.alice, line != NULL ? line : "");
+	snprintf(args, sizeof(args), "origin=" ORIGIN " devices=%s,%s %s",
+	    t[0].path, t[1].path, FT_ARGS);
+	mt_service("ft-gdm2", args);
+	memset(&f, 0, sizeof(f));
+	f.style = FE_GDM;
+	f.pin = FE_PIN;
+	f.toklog[0] = t[0].log;
+	f.toklog[1] = t[1].log;
+	T_EQ_INT(fe_auth(&f, "ft-gdm2", "alice"), PAM_SUCCESS);
+	cue1 = fe_find(&f, 'I', FT_CUE, 0);
+	reply = fe_find(&f, 'R', "", 0);
+	cue2 = reply >= 0 ? fe_find(&f, 'I', FT_CUE, (size_t)reply) : -1;
+	shown2 = cue2 >= 0 ? fe_find(&f, 'S', FT_CUE, (size_t)cue2) : -1;
+	T_TRUE(cue1 >= 0 && reply > cue1 && shown2 > cue2 && cue2 > reply);
+	if (cue1 >= 0 && reply > cue1 && shown2 > cue2 && cue2 > reply) {
+		T_EQ_INT(f.ev[reply].vt,
+		    f.ev[cue1].vt +
+			(int64_t)strlen(FT_CUE) * FE_GDM_MS_PER_CHAR +
+			FE_TYPE_MS);
+		T_EQ_INT(f.ev[shown2].vt, f.ev[cue2].vt);
+	} else
+		fe_dump(&f);
+	T_EQ_INT(f.nvisible, 0);
+	free(line);
+	cred_clear(&c[0]);
+	cred_clear(&c[1]);
+	tokenctl_stop(&t[0]);
+	tokenctl_stop(&t[1]);
+}
+
 /* lightdm: the cue is shown as it comes. */
 static void
 test_lightdm(void)
@@ -231,6 +280,7 @@ main(int argc, char **argv)
 {
 	static const struct test_case cases[] = {
 	    TEST(test_gdm),
+	    TEST(test_gdm_queue),
 	    TEST(test_lightdm),
 	    TEST(test_sddm),
 	    TEST(test_lock_screen),
