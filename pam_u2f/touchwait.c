@@ -35,8 +35,10 @@ touch_sleep(int ms)
 }
 
 /* Called by auth_run once a key holding a credential is there (or at
- * once with nodetect), before the wait for the touch. */
-static void
+ * once with nodetect), before the wait for the touch. A cue the
+ * conversation could not show is ERR_CANCELLED: auth_run then stops at
+ * once, the keys cancelled (the login fails without a touch). */
+static int
 touch_cue(void *arg)
 {
 	struct call *c = arg;
@@ -45,7 +47,7 @@ touch_cue(void *arg)
 	c->waited = true;
 	pending_create(c);
 	if (c->cued)
-		return; /* shown while waiting for a card already */
+		return c->cue_err; /* shown while waiting for a card already */
 	c->cued = true;
 	/* The default cue says "tap" too when a key is on a reader; a
 	 * configured one is shown as it is. */
@@ -53,6 +55,20 @@ touch_cue(void *arg)
 		cue = CONF_CUE_TAP;
 	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
 		c->cue_err = ERR_CANCELLED;
+	return c->cue_err;
+}
+
+/* auth_run's cue: the first for the first touch (not shown again if
+ * shown while waiting for a card); a later one is for another touch
+ * (after a PIN typed once a touch picked the key), shown again. */
+static int
+touch_cue_auth(void *arg)
+{
+	struct call *c = arg;
+
+	if (c->auth_cues++ > 0)
+		c->cued = false;
+	return touch_cue(c);
 }
 
 /* devices= names a reader and no key could be opened: wait for a card
@@ -66,9 +82,8 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 	int r;
 
 	c->tap = true;
-	touch_cue(c);
-	if (c->cue_err != ERR_OK)
-		return c->cue_err;
+	if ((r = touch_cue(c)) != ERR_OK)
+		return r;
 	debug_msg(&c->dbg, "no key yet: waiting up to %d ms for a card on %s",
 	    util_ms_left(deadline),
 	    arrival ? "a reader (another one)" : "a reader");
@@ -190,7 +205,7 @@ touch_run(struct call *c)
 	req.pin = &pin;
 	req.timeout_ms = util_ms_left(deadline);
 	req.log = &c->dbg.log;
-	req.cue = touch_cue;
+	req.cue = touch_cue_auth;
 	req.cue_arg = c;
 	c->tap = dev_any_tap(devs, ndevs);
 	r = auth_run(devs, ndevs, &req, &res);

@@ -17,13 +17,14 @@ struct cue_arg {
 	bool tap; /* a key on a reader: "touch or tap" */
 };
 
-static void
+static int
 cue(void *arg)
 {
 	const struct cue_arg *a = arg;
 
 	tool_msg("%s the security key to authenticate %s",
 	    a->tap ? "touch or tap" : "touch", a->o->user);
+	return ERR_OK;
 }
 
 /* No key holds any of creds: say for which origins (the rp ids asked
