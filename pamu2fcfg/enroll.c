@@ -349,6 +349,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 		goto fail;
 	if (o->verbose && idx < n)
 		show_verbose(o, &res, devs[idx]);
+	if ((r = tool_policy_enroll(o, &res)) != ERR_OK)
+		goto fail;
 	res.cred.flags = (o->no_presence ? 0 : CRED_PRESENCE) |
 	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0) |
 	    (o->resident ? CRED_RESIDENT : 0);
