@@ -185,4 +185,6 @@ COMMON_SOURCES = $(common_base_libbase_la_SOURCES) \
 # to a credential's evidence, at enrollment and at every login.
 common_policy_libpolicy_la_SOURCES = \
 	common/policy/policy.c common/policy/policy.h \
-	common/policy/policy_mds.c common/policy/policy_mds.h
+	common/policy/policy_mds.c common/policy/policy_mds.h \
+	common/policy/mds_payload.c common/policy/mds_payload.h \
+	common/policy/json.c common/policy/json.h

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/bn.h>
+#include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/sha.h>
@@ -19,7 +21,9 @@
 #include <openssl/x509v3.h>
 
 #include "attcert.h"
+#include "cosesig.h"
 #include "crypto_ossl.h"
+#include "base/cred.h"
 #include "base/err.h"
 #include "base/safefile.h"
 
@@ -356,4 +360,56 @@ fail:
 	X509_free(leaf);
 	ERR_clear_error();
 	return rc;
+}
+
+/* ES256 in JWS: r || s (32 bytes each) as the DER ECDSA-Sig-Value. */
+static int
+es256_der(const uint8_t *raw, uint8_t **der, size_t *der_len)
+{
+	ECDSA_SIG *es = ECDSA_SIG_new();
+	BIGNUM *r = BN_bin2bn(raw, 32, NULL),
+	       *s = BN_bin2bn(raw + 32, 32, NULL);
+	unsigned char *buf = NULL;
+	int n, rc = ERR_NOMEM;
+
+	if (es == NULL || r == NULL || s == NULL ||
+	    ECDSA_SIG_set0(es, r, s) != 1)
+		goto fail;
+	r = s = NULL; /* es owns them */
+	if ((n = i2d_ECDSA_SIG(es, &buf)) <= 0)
+		goto fail;
+	*der = buf;
+	*der_len = (size_t)n;
+	rc = ERR_OK;
+fail:
+	BN_free(r);
+	BN_free(s);
+	ECDSA_SIG_free(es);
+	return rc;
+}
+
+int
+attcert_jws_verify(const uint8_t *cert, size_t cert_len, const char *alg,
+    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len)
+{
+	uint8_t *der = NULL;
+	size_t der_len = 0;
+	int r;
+
+	if (cert == NULL || alg == NULL || msg == NULL || sig == NULL)
+		return ERR_INVAL;
+	if (strcmp(alg, "RS256") == 0)
+		return crypto_verify_cert_sig(
+		    cert, cert_len, COSE_RS256, msg, msg_len, sig, sig_len);
+	if (strcmp(alg, "ES256") != 0)
+		return ERR_UNSUPPORTED;
+	if (sig_len != 64)
+		return ERR_VERIFY;
+	if ((r = es256_der(sig, &der, &der_len)) != ERR_OK)
+		return r;
+	r = crypto_verify_cert_sig(
+	    cert, cert_len, COSE_ES256, msg, msg_len, der, der_len);
+	OPENSSL_free(der);
+	ERR_clear_error();
+	return r;
 }

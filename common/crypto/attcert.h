@@ -60,4 +60,11 @@ int attcert_aaguid(const uint8_t *cert, size_t len,
 int attcert_keyid(
     const uint8_t *cert, size_t len, uint8_t id[ATTCERT_KEYID_LEN]);
 
+/* A JWS signature (RFC 7515/7518) over msg by the key of a DER
+ * certificate: alg "RS256" (RSASSA-PKCS1-v1_5, SHA-256, at least 2048
+ * bits) or "ES256" (P-256, SHA-256, sig the 64 bytes r || s). ERR_OK,
+ * ERR_VERIFY, ERR_UNSUPPORTED (another alg), ERR_PARSE (bad certificate). */
+int attcert_jws_verify(const uint8_t *cert, size_t cert_len, const char *alg,
+    const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len);
+
 #endif

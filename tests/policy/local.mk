@@ -9,4 +9,5 @@ SLOW_TESTS += tests/policy/policy.sh
 # Not under ASan: the module runs through pamtester (see tests/tool/local.mk).
 ASAN_SKIP += tests/policy/policy.sh
 dist_check_SCRIPTS += $(POLICY_TESTS)
-EXTRA_DIST += tests/policy/mkca.sh tests/policy/peer_attest.py
+EXTRA_DIST += tests/policy/mkca.sh tests/policy/mkblob.sh \
+	tests/policy/peer_attest.py

@@ -216,4 +216,59 @@ login missing good "$GOOD"
 [ $ST -ne 0 ] && has "policy: roots: $CA/nothing.pem"
 okshow $? "a roots file that cannot be read fails the login, named"
 
+# 7. The MDS BLOB, offline: signed by a test MDS signer under mds-root.
+blob() { # blob NAME NO DATE STATUS: $WORK/NAME.jwt
+	sh "${top_srcdir:-.}/tests/policy/mkblob.sh" "$CA" "$2" "$3" \
+	    "$AAGUID" "$4" "$KEYID_NOEXT" >"$WORK/$1.jwt" && chmod 644 "$WORK/$1.jwt"
+}
+mdsconf() { # mdsconf NAME BLOB [ROOTS [GRACE]]
+	conf "$1" "$(policy required "aaguid_allow = { \"$AAGUID\" }" \
+	    "mds = \"$WORK/$2.jwt\"" "mds_roots = \"${3:-$CA/mds-root.pem}\"" \
+	    "mds_state = \"$WORK/mds.state\"" "mds_grace = ${4:-0}")"
+}
+blob certified 5 2099-01-01 -
+mdsconf mds1 certified
+enroll mds1 good
+[ "$RC" -eq 0 ] && [ "$(cat "$WORK/mds.state")" = 5 ]
+okshow $? "mds: a model the BLOB certifies is enrolled; no=5 recorded" "$WORK/err"
+login mds1 good "$GOOD"
+[ $ST -eq 0 ] && has "model $AAGUID meets"
+okshow $? "mds: it logs in"
+blob revoked 6 2099-01-01 REVOKED
+mdsconf mds2 revoked
+enroll mds2 good
+[ "$RC" -ne 0 ] && grep -q 'reports "pam_u2f softtoken (test)" as REVOKED; model '"$AAGUID" "$WORK/err"
+okshow $? "mds: a REVOKED model is refused at enrollment, model and status named" "$WORK/err"
+login mds2 good "$GOOD"
+[ $ST -ne 0 ] && [ "$ASKED" -eq 0 ] && has 'as REVOKED; model '"$AAGUID"
+okshow $? "mds: and at login, before the key is asked"
+# Tampered: the revoked BLOB's payload swapped for the certified one's.
+cut -d. -f1 "$WORK/revoked.jwt" | tr -d '\n' >"$WORK/tampered.jwt"
+printf '.%s.%s\n' "$(sed 's/^\([^.]*\)\.\([^.]*\)\..*/\2/' "$WORK/certified.jwt")" \
+    "$(cut -d. -f3 "$WORK/revoked.jwt")" >>"$WORK/tampered.jwt"
+chmod 644 "$WORK/tampered.jwt"
+mdsconf mds3 tampered
+login mds3 good "$GOOD"
+[ $ST -ne 0 ] && has "tampered.jwt refused: its RS256 signature does not verify"
+okshow $? "mds: a tampered BLOB is refused"
+blob old 5 2099-01-01 -
+mdsconf mds4 old
+login mds4 good "$GOOD"
+[ $ST -ne 0 ] && has "its no=5 is older than the last one accepted (6): rolled back"
+okshow $? "mds: a BLOB whose no went backwards is refused"
+blob stale 7 2020-01-01 -
+mdsconf mds5 stale
+login mds5 good "$GOOD"
+[ $ST -ne 0 ] && has "the BLOB is stale"
+okshow $? "mds: past nextUpdate and its grace, the BLOB is refused"
+blob grace 8 "$(date -u -d '-2 days' +%F)" -
+mdsconf mds6 grace "" 30
+login mds6 good "$GOOD"
+[ $ST -eq 0 ] && [ "$(cat "$WORK/mds.state")" = 8 ]
+okshow $? "mds: within mds_grace days after nextUpdate it is used"
+mdsconf mds7 grace "$CA/root.pem"
+login mds7 good "$GOOD"
+[ $ST -ne 0 ] && has "its signer does not chain to mds_roots"
+okshow $? "mds: a BLOB signed under another root is refused"
+
 done_testing
