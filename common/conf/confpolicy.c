@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "confpolicy.h"
+#include "base/b64.h"
 #include "base/err.h"
 
 #define UUID_TEXT 36 /* 8-4-4-4-12 */
@@ -62,45 +63,37 @@ why_key(char *why, size_t whylen, enum conf_policy_key k, const char *msg)
 	return ERR_CONFIG;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int
 conf_policy_id_parse(const char *s, struct conf_policy_id *id)
 {
+	char hex[KEYID_TEXT + 1];
 	size_t n = strlen(s), i, j = 0;
-	int hi, lo;
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+	int r;
 
 	memset(id, 0, sizeof(*id));
 	if (n != UUID_TEXT && n != KEYID_TEXT)
 		return ERR_PARSE;
-	for (i = 0; i < n;) {
+	/* An AAGUID's dashes stand exactly where 8-4-4-4-12 puts them. */
+	for (i = 0; i < n; i++) {
 		if (n == UUID_TEXT &&
 		    (i == 8 || i == 13 || i == 18 || i == 23)) {
-			if (s[i++] != '-')
+			if (s[i] != '-')
 				return ERR_PARSE;
 			continue;
 		}
-		if ((hi = hexval(s[i])) < 0 || i + 1 >= n ||
-		    (lo = hexval(s[i + 1])) < 0)
-			return ERR_PARSE;
-		id->id[j++] = (uint8_t)(hi << 4 | lo);
-		i += 2;
+		hex[j++] = s[i];
 	}
-	id->len = j;
-	return j ==
-		(n == UUID_TEXT ? CONF_POLICY_AAGUID_LEN : CONF_POLICY_ID_MAX)
-	    ? ERR_OK
-	    : ERR_PARSE;
+	if ((r = hex_decode(hex, j, &bytes, &len)) != ERR_OK)
+		return r == ERR_NOMEM ? r : ERR_PARSE;
+	if (len ==
+	    (n == UUID_TEXT ? CONF_POLICY_AAGUID_LEN : CONF_POLICY_ID_MAX)) {
+		memcpy(id->id, bytes, len);
+		id->len = len;
+	}
+	free(bytes);
+	return id->len > 0 ? ERR_OK : ERR_PARSE;
 }
 
 void

@@ -89,8 +89,8 @@ int conf_policy_set(struct conf_policy *p, enum conf_policy_key k,
 int conf_policy_check(
     struct conf_policy *p, enum conf_policy_key *key, char *why, size_t whylen);
 
-/* Parse an identifier (AAGUID or key identifier text) into *id. ERR_OK
- * or ERR_PARSE. */
+/* Parse an identifier (AAGUID or key identifier text) into *id. ERR_OK,
+ * ERR_PARSE or ERR_NOMEM. */
 int conf_policy_id_parse(const char *s, struct conf_policy_id *id);
 
 /* The identifier as text (AAGUID: 8-4-4-4-12 lower-case hex; key id: 40

@@ -251,3 +251,40 @@ json_skip(struct json_rd *r)
 {
 	return skip_depth(r, 0);
 }
+
+int
+json_each_member(struct json_rd *r,
+    int (*fn)(struct json_rd *r, const char *key, void *arg), void *arg)
+{
+	char key[JSON_KEY_MAX];
+	bool more = true, first = true;
+	int rc;
+
+	if (json_obj_begin(r) != ERR_OK)
+		return ERR_PARSE;
+	while (json_next(r, '}', first, &more) == ERR_OK && more) {
+		first = false;
+		if (json_key(r, key, sizeof(key)) != ERR_OK)
+			return ERR_PARSE;
+		if ((rc = fn(r, key, arg)) != ERR_OK)
+			return rc;
+	}
+	return more ? ERR_PARSE : ERR_OK;
+}
+
+int
+json_each_element(
+    struct json_rd *r, int (*fn)(struct json_rd *r, void *arg), void *arg)
+{
+	bool more = true, first = true;
+	int rc;
+
+	if (json_arr_begin(r) != ERR_OK)
+		return ERR_PARSE;
+	while (json_next(r, ']', first, &more) == ERR_OK && more) {
+		first = false;
+		if ((rc = fn(r, arg)) != ERR_OK)
+			return rc;
+	}
+	return more ? ERR_PARSE : ERR_OK;
+}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define JSON_DEPTH_MAX 32
+#define JSON_KEY_MAX 64 /* bytes of a member name json_each_member reads */
 
 struct json_rd {
 	const char *p, *end;
@@ -36,5 +37,13 @@ int json_key(struct json_rd *r, char *key, size_t cap);
 int json_string(struct json_rd *r, char *out, size_t cap, size_t *len);
 int json_int(struct json_rd *r, int64_t *v);
 int json_skip(struct json_rd *r);
+
+/* Each member of an object (fn gets its name and reads or skips its
+ * value), each element of an array (fn reads it): the first error of
+ * fn, ERR_PARSE for bad syntax, ERR_OK at the closing bracket. */
+int json_each_member(struct json_rd *r,
+    int (*fn)(struct json_rd *r, const char *key, void *arg), void *arg);
+int json_each_element(
+    struct json_rd *r, int (*fn)(struct json_rd *r, void *arg), void *arg);
 
 #endif

@@ -13,7 +13,6 @@
 #include "json.h"
 #include "mds_payload.h"
 
-#define KEY_MAX 64
 #define ID_TEXT 48
 
 static bool
@@ -30,90 +29,66 @@ refusing(const char *status)
 	return false;
 }
 
-/* statusReports: [{"status": ..., ...}, ...] */
+/* One status report: its status, the rest skipped. */
 static int
-read_reports(struct json_rd *r, struct mds_entry *e)
+report_member(struct json_rd *r, const char *key, void *arg)
 {
-	char key[KEY_MAX], st[MDS_STATUS_MAX];
-	bool more = true, first = true, mfirst;
+	struct mds_entry *e = arg;
+	char st[MDS_STATUS_MAX];
 
-	if (json_arr_begin(r) != ERR_OK)
+	if (strcmp(key, "status") != 0)
+		return json_skip(r);
+	if (json_string(r, st, sizeof(st), NULL) != ERR_OK)
 		return ERR_PARSE;
-	while (json_next(r, ']', first, &more) == ERR_OK && more) {
-		first = false;
-		if (json_obj_begin(r) != ERR_OK)
-			return ERR_PARSE;
-		for (mfirst = true;
-		     json_next(r, '}', mfirst, &more) == ERR_OK && more;
-		     mfirst = false) {
-			if (json_key(r, key, sizeof(key)) != ERR_OK)
-				return ERR_PARSE;
-			if (strcmp(key, "status") != 0) {
-				if (json_skip(r) != ERR_OK)
-					return ERR_PARSE;
-				continue;
-			}
-			if (json_string(r, st, sizeof(st), NULL) != ERR_OK)
-				return ERR_PARSE;
-			if (refusing(st) && e->status[0] == '\0')
-				memcpy(e->status, st, sizeof(st));
-		}
-		if (more)
-			return ERR_PARSE;
-	}
-	return more ? ERR_PARSE : ERR_OK;
+	if (refusing(st) && e->status[0] == '\0')
+		memcpy(e->status, st, sizeof(st));
+	return ERR_OK;
 }
 
-/* attestationCertificateKeyIdentifiers: ["40 hex digits", ...] */
 static int
-read_keyids(struct json_rd *r, struct mds_entry *e)
+report(struct json_rd *r, void *arg)
 {
+	return json_each_member(r, report_member, arg);
+}
+
+/* One of attestationCertificateKeyIdentifiers: 40 hex digits. */
+static int
+keyid(struct json_rd *r, void *arg)
+{
+	struct mds_entry *e = arg;
 	struct conf_policy_id id;
 	char text[ID_TEXT];
-	bool more = true, first = true;
 
-	if (json_arr_begin(r) != ERR_OK)
+	if (json_string(r, text, sizeof(text), NULL) != ERR_OK ||
+	    conf_policy_id_parse(text, &id) != ERR_OK ||
+	    id.len != sizeof(e->keyids[0]))
 		return ERR_PARSE;
-	while (json_next(r, ']', first, &more) == ERR_OK && more) {
-		first = false;
-		if (json_string(r, text, sizeof(text), NULL) != ERR_OK ||
-		    conf_policy_id_parse(text, &id) != ERR_OK ||
-		    id.len != sizeof(e->keyids[0]))
-			return ERR_PARSE;
-		if (e->nkeyids >= MDS_KEYIDS_MAX)
-			return ERR_TOO_BIG;
-		if (e->keyids == NULL &&
-		    (e->keyids = calloc(MDS_KEYIDS_MAX, sizeof(*e->keyids))) ==
-			NULL)
-			return ERR_NOMEM;
-		memcpy(e->keyids[e->nkeyids++], id.id, sizeof(e->keyids[0]));
-	}
-	return more ? ERR_PARSE : ERR_OK;
+	if (e->nkeyids >= MDS_KEYIDS_MAX)
+		return ERR_TOO_BIG;
+	if (e->keyids == NULL &&
+	    (e->keyids = calloc(MDS_KEYIDS_MAX, sizeof(*e->keyids))) == NULL)
+		return ERR_NOMEM;
+	memcpy(e->keyids[e->nkeyids++], id.id, sizeof(e->keyids[0]));
+	return ERR_OK;
 }
 
-/* metadataStatement: its description, the rest skipped. */
+/* metadataStatement: its description (a long one is skipped). */
 static int
-read_statement(struct json_rd *r, struct mds_entry *e)
+statement_member(struct json_rd *r, const char *key, void *arg)
 {
-	char key[KEY_MAX];
-	bool more = true, first = true;
+	struct mds_entry *e = arg;
+	struct json_rd at = *r;
 	int rc;
 
-	if (json_obj_begin(r) != ERR_OK)
-		return ERR_PARSE;
-	while (json_next(r, '}', first, &more) == ERR_OK && more) {
-		first = false;
-		if (json_key(r, key, sizeof(key)) != ERR_OK)
-			return ERR_PARSE;
-		if (strcmp(key, "description") != 0)
-			rc = json_skip(r);
-		else if ((rc = json_string(r, e->desc, sizeof(e->desc),
-			      NULL)) == ERR_TOO_BIG)
-			rc = json_skip(r); /* a long one is not needed */
-		if (rc != ERR_OK)
-			return ERR_PARSE;
+	if (strcmp(key, "description") != 0)
+		return json_skip(r);
+	if ((rc = json_string(r, e->desc, sizeof(e->desc), NULL)) ==
+	    ERR_TOO_BIG) {
+		*r = at;
+		e->desc[0] = '\0';
+		rc = json_skip(r);
 	}
-	return more ? ERR_PARSE : ERR_OK;
+	return rc;
 }
 
 static int
@@ -131,63 +106,41 @@ read_aaguid(struct json_rd *r, struct mds_entry *e)
 }
 
 static int
-read_entry(struct json_rd *r, struct mds_entry *e)
+entry_member(struct json_rd *r, const char *key, void *arg)
 {
-	char key[KEY_MAX];
-	bool more = true, first = true;
-	int rc;
+	struct mds_entry *e = arg;
 
-	if (json_obj_begin(r) != ERR_OK)
-		return ERR_PARSE;
-	while (json_next(r, '}', first, &more) == ERR_OK && more) {
-		first = false;
-		if (json_key(r, key, sizeof(key)) != ERR_OK)
-			return ERR_PARSE;
-		if (strcmp(key, "aaguid") == 0)
-			rc = read_aaguid(r, e);
-		else if (strcmp(key, "attestationCertificateKeyIdentifiers") ==
-		    0)
-			rc = read_keyids(r, e);
-		else if (strcmp(key, "statusReports") == 0)
-			rc = read_reports(r, e);
-		else if (strcmp(key, "metadataStatement") == 0)
-			rc = read_statement(r, e);
-		else
-			rc = json_skip(r);
-		if (rc != ERR_OK)
-			return rc;
-	}
-	return more ? ERR_PARSE : ERR_OK;
+	if (strcmp(key, "aaguid") == 0)
+		return read_aaguid(r, e);
+	if (strcmp(key, "attestationCertificateKeyIdentifiers") == 0)
+		return json_each_element(r, keyid, e);
+	if (strcmp(key, "statusReports") == 0)
+		return json_each_element(r, report, e);
+	if (strcmp(key, "metadataStatement") == 0)
+		return json_each_member(r, statement_member, e);
+	return json_skip(r);
 }
 
+/* One entry, appended to the payload's list. */
 static int
-read_entries(struct json_rd *r, struct mds_payload *p)
+entry(struct json_rd *r, void *arg)
 {
+	struct mds_payload *p = arg;
 	struct mds_entry *ne;
-	bool more = true, first = true;
-	size_t cap = 0;
-	int rc;
+	size_t cap;
 
-	if (json_arr_begin(r) != ERR_OK)
-		return ERR_PARSE;
-	while (json_next(r, ']', first, &more) == ERR_OK && more) {
-		first = false;
-		if (p->n >= MDS_ENTRIES_MAX)
-			return ERR_TOO_BIG;
-		if (p->n == cap) {
-			cap = cap == 0 ? 64 : 2 * cap;
-			if ((ne = realloc(p->entries, cap * sizeof(*ne))) ==
-			    NULL)
-				return ERR_NOMEM;
-			p->entries = ne;
-		}
-		memset(&p->entries[p->n], 0, sizeof(*ne));
-		rc = read_entry(r, &p->entries[p->n]);
-		p->n++; /* freed with the rest, whatever rc */
-		if (rc != ERR_OK)
-			return rc;
+	if (p->n >= MDS_ENTRIES_MAX)
+		return ERR_TOO_BIG;
+	if (p->n == p->cap) { /* the list grows by doubling from 64 */
+		cap = p->cap == 0 ? 64 : 2 * p->cap;
+		if ((ne = realloc(p->entries, cap * sizeof(*ne))) == NULL)
+			return ERR_NOMEM;
+		p->entries = ne;
+		p->cap = cap;
 	}
-	return more ? ERR_PARSE : ERR_OK;
+	memset(&p->entries[p->n], 0, sizeof(*ne));
+	p->n++; /* freed with the rest, whatever the entry holds */
+	return json_each_member(r, entry_member, &p->entries[p->n - 1]);
 }
 
 /* "YYYY-MM-DD" as seconds since the epoch at 00:00 UTC. */
@@ -206,34 +159,42 @@ read_date(struct json_rd *r, int64_t *t)
 	return ERR_OK;
 }
 
+/* The payload's own members; has[0], has[1]: "no", "nextUpdate" seen. */
+struct top {
+	struct mds_payload *p;
+	bool has[2];
+};
+
+static int
+top_member(struct json_rd *r, const char *key, void *arg)
+{
+	struct top *t = arg;
+
+	if (strcmp(key, "no") == 0) {
+		t->has[0] = true;
+		return json_int(r, &t->p->no);
+	}
+	if (strcmp(key, "nextUpdate") == 0) {
+		t->has[1] = true;
+		return read_date(r, &t->p->next_update);
+	}
+	if (strcmp(key, "entries") == 0)
+		return json_each_element(r, entry, t->p);
+	return json_skip(r);
+}
+
 int
 mds_payload_parse(const char *text, size_t len, struct mds_payload *out)
 {
+	struct top t = {out, {false, false}};
 	struct json_rd r;
-	char key[KEY_MAX];
-	bool more = true, first = true, has_no = false, has_next = false;
-	int rc = ERR_OK;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	json_rd_init(&r, text, len);
-	if (json_obj_begin(&r) != ERR_OK)
-		return ERR_PARSE;
-	while (rc == ERR_OK &&
-	    (rc = json_next(&r, '}', first, &more)) == ERR_OK && more) {
-		first = false;
-		if ((rc = json_key(&r, key, sizeof(key))) != ERR_OK)
-			break;
-		if (strcmp(key, "no") == 0 && (has_no = true))
-			rc = json_int(&r, &out->no);
-		else if (strcmp(key, "nextUpdate") == 0 && (has_next = true))
-			rc = read_date(&r, &out->next_update);
-		else if (strcmp(key, "entries") == 0)
-			rc = read_entries(&r, out);
-		else
-			rc = json_skip(&r);
-	}
+	rc = json_each_member(&r, top_member, &t);
 	if (rc == ERR_OK &&
-	    (!has_no || !has_next || out->no < 0 || !json_rd_done(&r)))
+	    (!t.has[0] || !t.has[1] || out->no < 0 || !json_rd_done(&r)))
 		rc = ERR_PARSE;
 	if (rc != ERR_OK)
 		mds_payload_free(out);

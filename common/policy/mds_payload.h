@@ -29,7 +29,7 @@ struct mds_payload {
 	int64_t no;
 	int64_t next_update; /* seconds since the epoch (00:00 UTC) */
 	struct mds_entry *entries;
-	size_t n;
+	size_t n, cap;
 };
 
 /* Parse the payload's JSON text (len bytes). A status refuses the key

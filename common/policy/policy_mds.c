@@ -76,60 +76,58 @@ jwt_split(const char *text, size_t len, struct jwt *j)
 	return ERR_OK;
 }
 
-/* The header's x5c (standard base64 DER strings) into certs. */
-static int
-header_x5c(struct json_rd *r, uint8_t **certs, size_t *lens, size_t *n)
-{
-	char *text = NULL;
-	bool more = true, first = true;
-	size_t len = 0;
-	int rc = ERR_OK;
+/* What the header says: alg and the x5c certificates (DER). */
+struct header {
+	char alg[MDS_ALG_MAX];
+	uint8_t *certs[ATTCERT_CHAIN_MAX];
+	size_t lens[ATTCERT_CHAIN_MAX];
+	size_t n;
+};
 
-	if (json_arr_begin(r) != ERR_OK ||
-	    (text = malloc(MDS_CERT_TEXT_MAX)) == NULL)
-		return ERR_PARSE;
-	while (
-	    rc == ERR_OK && json_next(r, ']', first, &more) == ERR_OK && more) {
-		first = false;
-		if (*n >= ATTCERT_CHAIN_MAX ||
-		    json_string(r, text, MDS_CERT_TEXT_MAX, &len) != ERR_OK ||
-		    b64_decode(text, len, &certs[*n], &lens[*n]) != ERR_OK)
-			rc = ERR_PARSE;
-		else
-			(*n)++;
+/* One x5c entry: standard base64 of a DER certificate. */
+static int
+x5c_cert(struct json_rd *r, void *arg)
+{
+	struct header *h = arg;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = ERR_PARSE;
+
+	if (h->n >= ATTCERT_CHAIN_MAX)
+		return ERR_TOO_BIG;
+	if ((text = malloc(MDS_CERT_TEXT_MAX)) == NULL)
+		return ERR_NOMEM;
+	if (json_string(r, text, MDS_CERT_TEXT_MAX, &len) == ERR_OK &&
+	    b64_decode(text, len, &h->certs[h->n], &h->lens[h->n]) == ERR_OK) {
+		h->n++;
+		rc = ERR_OK;
 	}
 	free(text);
-	return rc == ERR_OK && !more && *n > 0 ? ERR_OK : ERR_PARSE;
+	return rc;
 }
 
-/* alg and x5c of the header. */
 static int
-read_header(const struct jwt *j, char alg[MDS_ALG_MAX], uint8_t **certs,
-    size_t *lens, size_t *n)
+header_member(struct json_rd *r, const char *key, void *arg)
+{
+	struct header *h = arg;
+
+	if (strcmp(key, "alg") == 0)
+		return json_string(r, h->alg, sizeof(h->alg), NULL);
+	if (strcmp(key, "x5c") == 0)
+		return json_each_element(r, x5c_cert, h);
+	return json_skip(r);
+}
+
+static int
+read_header(const struct jwt *j, struct header *h)
 {
 	struct json_rd r;
-	char key[32];
-	bool more = true, first = true;
-	int rc = ERR_OK;
 
-	alg[0] = '\0';
 	json_rd_init(&r, (const char *)j->header, j->header_len);
-	if (json_obj_begin(&r) != ERR_OK)
+	if (json_each_member(&r, header_member, h) != ERR_OK ||
+	    !json_rd_done(&r))
 		return ERR_PARSE;
-	while (rc == ERR_OK && json_next(&r, '}', first, &more) == ERR_OK &&
-	    more) {
-		first = false;
-		if ((rc = json_key(&r, key, sizeof(key))) != ERR_OK)
-			break;
-		if (strcmp(key, "alg") == 0)
-			rc = json_string(&r, alg, MDS_ALG_MAX, NULL);
-		else if (strcmp(key, "x5c") == 0)
-			rc = header_x5c(&r, certs, lens, n);
-		else
-			rc = json_skip(&r);
-	}
-	return rc == ERR_OK && !more && alg[0] != '\0' && *n > 0 ? ERR_OK
-								 : ERR_PARSE;
+	return h->alg[0] != '\0' && h->n > 0 ? ERR_OK : ERR_PARSE;
 }
 
 /* The signer's chain to mds_roots, then the signature. */
@@ -137,28 +135,30 @@ static int
 check_signature(const struct conf_policy *cp, uid_t owner, int64_t now,
     const char *text, const struct jwt *j, char *why, size_t whylen)
 {
-	uint8_t *certs[ATTCERT_CHAIN_MAX] = {NULL};
-	size_t lens[ATTCERT_CHAIN_MAX], n = 0, i;
 	struct attcert_roots *roots = NULL;
-	char alg[MDS_ALG_MAX], w[ATTCERT_WHY_MAX];
+	char w[ATTCERT_WHY_MAX];
+	struct header h;
+	size_t i;
 	int rc;
 
-	if ((rc = read_header(j, alg, certs, lens, &n)) != ERR_OK)
+	memset(&h, 0, sizeof(h));
+	if ((rc = read_header(j, &h)) != ERR_OK)
 		snprintf(why, whylen, "its header has no alg or x5c");
 	else if ((rc = attcert_roots_load(cp->mds_roots, owner, &roots, w)) !=
 	    ERR_OK)
 		snprintf(why, whylen, "mds_roots: %s", w);
-	else if ((rc = attcert_chain_verify(
-		      roots, (const uint8_t *const *)certs, lens, n, now, w)) !=
+	else if ((rc = attcert_chain_verify(roots,
+		      (const uint8_t *const *)h.certs, h.lens, h.n, now, w)) !=
 	    ERR_OK)
 		snprintf(why, whylen,
 		    "its signer does not chain to mds_roots: %s", w);
-	else if ((rc = attcert_jws_verify(certs[0], lens[0], alg,
+	else if ((rc = attcert_jws_verify(h.certs[0], h.lens[0], h.alg,
 		      (const uint8_t *)text, j->signed_len, j->sig,
 		      j->sig_len)) != ERR_OK)
-		snprintf(why, whylen, "its %s signature does not verify", alg);
-	for (i = 0; i < n; i++)
-		free(certs[i]);
+		snprintf(
+		    why, whylen, "its %s signature does not verify", h.alg);
+	for (i = 0; i < h.n; i++)
+		free(h.certs[i]);
 	attcert_roots_free(roots);
 	return rc;
 }

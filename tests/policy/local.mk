@@ -11,3 +11,11 @@ ASAN_SKIP += tests/policy/policy.sh
 dist_check_SCRIPTS += $(POLICY_TESTS)
 EXTRA_DIST += tests/policy/mkca.sh tests/policy/mkblob.sh \
 	tests/policy/peer_attest.py
+
+# The MDS BLOB's JSON (common/policy/json.c, mds_payload.c), from memory.
+check_PROGRAMS += tests/policy/test_mds
+TESTS += tests/policy/test_mds
+tests_policy_test_mds_SOURCES = tests/policy/test_mds.c tests/lib/test.h
+tests_policy_test_mds_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_policy_test_mds_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
