@@ -96,10 +96,17 @@ policyflow_check(struct call *c)
 	int r;
 
 	memset(&first, 0, sizeof(first));
-	if ((r = policy_open(c->opt.policy, 0, now, &c->dbg.err, &p, why)) !=
+	if ((r = policy_open(c->opt.policy, 0, now, &c->dbg.log, &p, why)) !=
 	    ERR_OK) {
 		debug_err(&c->dbg, "%s", why[0] ? why : err_str(r));
-		return r;
+		/* optional never refuses: not even for its own files */
+		if (r == ERR_NOMEM ||
+		    c->opt.policy->attestation != CONF_ATTEST_OPTIONAL)
+			return r;
+		debug_warn(&c->dbg,
+		    "attestation = optional: the policy is "
+		    "not applied");
+		return ERR_OK;
 	}
 	if (p == NULL)
 		return ERR_OK;

@@ -11,8 +11,9 @@
  * attestation = required: a credential that fails leaves the list (its
  * number and the reason logged); when none is left the user is told the
  * reason and the result is ERR_DENIED. optional: each failure logged,
- * nothing refused. A policy whose files cannot be read: ERR_CONFIG
- * (logged). ERR_OK otherwise. */
+ * nothing refused. A policy whose files cannot be read or verified:
+ * logged, and ERR_CONFIG under required (ERR_OK under optional).
+ * ERR_OK otherwise. */
 int policyflow_check(struct call *c);
 
 /* remote=agent under attestation = required: OpenSSH keys carry no

@@ -51,15 +51,19 @@ tool_policy_enroll(const struct tool_opts *o, struct reg_result *res)
 
 	if (cp == NULL || cp->attestation == CONF_ATTEST_NONE)
 		return ERR_OK; /* nothing stored: the line as before */
-	if ((r = policy_open(cp, 0, now, o->lg, &p, why)) != ERR_OK) {
-		tool_msg("%s", why[0] ? why : err_str(r));
-		return r;
-	}
 	/* The evidence goes with the credential, and is checked there. */
 	res->cred.att = res->evidence;
 	res->cred.att_len = res->evidence_len;
 	res->evidence = NULL;
 	res->evidence_len = 0;
+	if ((r = policy_open(cp, 0, now, o->lg, &p, why)) != ERR_OK) {
+		tool_msg("%s", why[0] ? why : err_str(r));
+		if (r == ERR_NOMEM || cp->attestation != CONF_ATTEST_OPTIONAL)
+			return r;
+		tool_msg("warning: attestation = optional: the policy is not "
+			 "applied; the key is enrolled with its evidence");
+		return ERR_OK;
+	}
 	r = policy_check(p, &res->cred, true, now, &pr);
 	policy_free(p);
 	return verdict(o, cp->attestation, r, &pr);

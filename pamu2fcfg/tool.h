@@ -278,7 +278,8 @@ int audit_run(struct tool_opts *o);
  * into res->cred (stored on the line). attestation = required and the
  * key fails: told why, ERR_DENIED; optional: a warning, ERR_OK; none or
  * no section: nothing stored, ERR_OK. A policy whose files cannot be
- * read: told, ERR_CONFIG. */
+ * read or verified: told, and ERR_CONFIG under required (under optional
+ * a warning, and the evidence is stored unchecked). */
 struct reg_result;
 int tool_policy_enroll(const struct tool_opts *o, struct reg_result *res);
 

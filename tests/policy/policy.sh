@@ -215,6 +215,10 @@ conf missing "$(policy required | sed "s|$CA/root.pem|$CA/nothing.pem|")"
 login missing good "$GOOD"
 [ $ST -ne 0 ] && has "policy: roots: $CA/nothing.pem"
 okshow $? "a roots file that cannot be read fails the login, named"
+conf optmissing "$(policy optional | sed "s|$CA/root.pem|$CA/nothing.pem|")"
+login optmissing good "$BARE"
+[ $ST -eq 0 ] && has "policy: roots: $CA/nothing.pem" && has "the policy is not applied"
+okshow $? "optional: even a roots file that cannot be read is logged, not fatal"
 
 # 7. The MDS BLOB, offline: signed by a test MDS signer under mds-root.
 blob() { # blob NAME NO DATE STATUS: $WORK/NAME.jwt
