@@ -179,7 +179,8 @@ COMMON_SOURCES = $(common_base_libbase_la_SOURCES) \
 	$(common_transport_libtransport_la_SOURCES) \
 	$(common_proto_libproto_la_SOURCES) \
 	$(common_device_libdevice_la_SOURCES) \
-	$(common_auth_libauth_la_SOURCES)
+	$(common_auth_libauth_la_SOURCES) \
+	$(common_policy_libpolicy_la_SOURCES)
 
 # policy/: the attestation policy (pam_u2f.conf's policy section) applied
 # to a credential's evidence, at enrollment and at every login.

@@ -24,7 +24,7 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
-all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual passkey sshagent sshkey sshpub u2f"
+all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual mds passkey sshagent sshkey sshpub u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 if [ -n "${FUZZ_TOTAL_SECONDS:-}" ]; then
