@@ -40,6 +40,23 @@ verdict(const struct tool_opts *o, enum conf_attestation mode, int r,
 }
 
 int
+tool_policy_ready(const struct tool_opts *o)
+{
+	const struct conf_policy *cp = o->cf.policy;
+	char why[POLICY_WHY_MAX];
+	struct policy *p = NULL;
+	int r;
+
+	if (cp == NULL || cp->attestation != CONF_ATTEST_REQUIRED)
+		return ERR_OK; /* optional: told after the touch, not fatal */
+	r = policy_open(cp, 0, (int64_t)time(NULL), o->lg, &p, why);
+	policy_free(p);
+	if (r != ERR_OK)
+		tool_msg("%s", why[0] ? why : err_str(r));
+	return r;
+}
+
+int
 tool_policy_enroll(const struct tool_opts *o, struct reg_result *res)
 {
 	const struct conf_policy *cp = o->cf.policy;

@@ -334,7 +334,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.user.name = o->user;
 	req.user.display_name = o->user;
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
-	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK)
+	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK ||
+	    (r = tool_policy_ready(o)) != ERR_OK)
 		goto fail;
 	enroll_say_touch(o, devs, n, touch, sizeof(touch));
 	tp.then = touch;

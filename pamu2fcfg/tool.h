@@ -282,5 +282,9 @@ int audit_run(struct tool_opts *o);
  * a warning, and the evidence is stored unchecked). */
 struct reg_result;
 int tool_policy_enroll(const struct tool_opts *o, struct reg_result *res);
+/* Under attestation = required, whether the policy's files can be read
+ * and verified, before the user is asked to touch a key: ERR_OK, or told
+ * why and ERR_CONFIG (ERR_NOMEM). */
+int tool_policy_ready(const struct tool_opts *o);
 
 #endif

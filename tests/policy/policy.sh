@@ -212,6 +212,10 @@ run --conf "$WORK/noroots.conf" --device "unix:$WORK/good.sock" -u "$ME" -o pam:
 [ "$RC" -ne 0 ] && grep -q "policy: roots is required" "$WORK/err"
 okshow $? "required without roots is an error" "$WORK/err"
 conf missing "$(policy required | sed "s|$CA/root.pem|$CA/nothing.pem|")"
+run --conf "$WORK/missing.conf" --device "unix:$WORK/good.sock" -u "$ME" -o pam://pol
+[ "$RC" -ne 0 ] && grep -q "policy: roots: $CA/nothing.pem" "$WORK/err" &&
+    ! grep -q "touch the security key" "$WORK/err"
+okshow $? "pamu2fcfg: roots that cannot be read: refused before the touch" "$WORK/err"
 login missing good "$GOOD"
 [ $ST -ne 0 ] && has "policy: roots: $CA/nothing.pem"
 okshow $? "a roots file that cannot be read fails the login, named"
