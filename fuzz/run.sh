@@ -45,6 +45,7 @@ max_len() {
 	sshpub) echo 9000 ;;
 	hid) echo 9000 ;;
 	authscan) echo 8192 ;;
+	mds) echo 16384 ;; # evidence up to 12288 bytes, BLOB payloads
 	*) echo 4096 ;;
 	esac
 }
