@@ -273,4 +273,18 @@ int check_run(const struct tool_opts *o);
  * user has a key. o->user and o->as are changed. */
 int audit_run(struct tool_opts *o);
 
+/* attpolicy.c: under pam_u2f.conf's policy (o->cf.policy), check the
+ * new registration's evidence as the module will at login, and move it
+ * into res->cred (stored on the line). attestation = required and the
+ * key fails: told why, ERR_DENIED; optional: a warning, ERR_OK; none or
+ * no section: nothing stored, ERR_OK. A policy whose files cannot be
+ * read or verified: told, and ERR_CONFIG under required (under optional
+ * a warning, and the evidence is stored unchecked). */
+struct reg_result;
+int tool_policy_enroll(const struct tool_opts *o, struct reg_result *res);
+/* Under attestation = required, whether the policy's files can be read
+ * and verified, before the user is asked to touch a key: ERR_OK, or told
+ * why and ERR_CONFIG (ERR_NOMEM). */
+int tool_policy_ready(const struct tool_opts *o);
+
 #endif

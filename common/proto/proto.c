@@ -19,6 +19,7 @@ reg_result_clear(struct reg_result *r)
 	cred_clear(&r->cred);
 	util_freezero(r->cert, r->cert_len);
 	util_freezero(r->authdata, r->authdata_len);
+	free(r->evidence);
 	memset(r, 0, sizeof(*r));
 }
 

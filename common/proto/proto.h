@@ -87,6 +87,10 @@ struct reg_result {
 	size_t cert_len;
 	uint8_t *authdata; /* authData (owned; NULL for U2F) */
 	size_t authdata_len;
+	/* The attestation evidence (evidence.h; owned): the statement and
+	 * what it signed, for pamu2fcfg to store under a policy */
+	uint8_t *evidence;
+	size_t evidence_len;
 };
 
 /* Assertion request over an allow list. Credentials flagged CRED_APPID

@@ -366,7 +366,7 @@ new_cred(
 		goto fail;
 	if ((st = ctap2_op_ad_head(t, fl, op->rph, ad)) != ST_OK)
 		goto fail;
-	memcpy(ad + 37, ctap2_aaguid, 16);
+	memcpy(ad + 37, t->ad_aaguid, 16);
 	ad[53] = (uint8_t)(m->r.id_len >> 8);
 	ad[54] = (uint8_t)m->r.id_len;
 	memcpy(ad + 55, m->r.id, m->r.id_len);

@@ -10,6 +10,7 @@ tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/ctap2ga.c tests/softtoken/ctap2rk.c \
 	tests/softtoken/ctap2pin.c tests/softtoken/ctap2pinx.c \
 	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c \
+	tests/softtoken/attload.c \
 	tests/softtoken/nfc_card.c tests/softtoken/nfc_card.h
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \

@@ -110,6 +110,11 @@ struct token_config {
 	 * default, 8 from 2.1-pre on, not reported (no limit) by 2.0 */
 	int max_list;
 	enum token_attest attest;
+	/* --attest-key / --attest-chain: PEM files (tests/softtoken/
+	 * attload.c); --forge-aaguid: 16 bytes authData claims, or NULL */
+	const char *attest_key;
+	const char *attest_chain;
+	const uint8_t *forge_aaguid;
 };
 
 struct token;

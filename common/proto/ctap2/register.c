@@ -10,8 +10,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "proto/attest.h"
+#include "proto/evidence.h"
 #include "proto/authdata.h"
 #include "base/err.h"
 #include "crypto/crypto.h"
@@ -205,7 +207,10 @@ c2_reg_result(const struct proto_ctx *c, const struct c2_st *st,
 	    (r = c2_dup(ad.pk, ad.pk_len, &res.cred.pk, &res.cred.pk_len)) !=
 		ERR_OK ||
 	    (r = c2_dup(m.authdata, m.authdata_len, &res.authdata,
-		 &res.authdata_len)) != ERR_OK)
+		 &res.authdata_len)) != ERR_OK ||
+	    (r = evidence_encode(m.fmt, m.fmt_len, m.attstmt, m.attstmt_len,
+		 m.authdata, m.authdata_len, st->cdh, (int64_t)time(NULL),
+		 &res.evidence, &res.evidence_len)) != ERR_OK)
 		goto fail;
 	res.cred.type = ad.type;
 	*out = res;
