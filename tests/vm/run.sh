@@ -117,7 +117,7 @@ group_limits() {
 	20-pam) e=30 ;;
 	25-trysudo) e=25 ;;
 	65-sshsudo) e=30 ;;
-	75-desktop) e=60 ;;
+	75-desktop) e=120 b=${VM_TIMEOUT:-300} ;;
 	*) e=20 ;;
 	esac
 	echo "$e $b $c"

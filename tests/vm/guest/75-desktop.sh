@@ -8,7 +8,8 @@
 #  - vlock on a pseudo-terminal, our module (a PIN, then the touch) in
 #    its service: unlocks with the touch; stays locked without one; a
 #    wrong PIN, then the right one at vlock's next prompt, unlocks;
-#  - lxpolkit, a graphical polkit agent, under Xvfb (see desk_gui).
+#  - lxpolkit, a graphical polkit agent, under Xvfb: its dialog and the
+#    cue's window, screenshots read back by tesseract (desk_section4).
 # The programs the host lacks come from tools/desktop-debs.sh, unpacked
 # (never installed) on the host; run.sh passes the directory as
 # VM_DESKTOP, and desk_mount lays its usr/ over the guest's /usr (an
@@ -56,6 +57,12 @@ desk_mount() {
 # desk_bus NAME: the system bus, then polkitd on it; waits (gdbus wait:
 # no polling) until polkitd owns org.freedesktop.PolicyKit1.
 desk_bus() {
+	# dana authenticates as herself (auth_self) for pkexec, whatever
+	# polkit's default admin rule says.
+	printf '%s\n' 'polkit.addRule(function(action, subject) {' \
+	    "  if (action.id == \"org.freedesktop.policykit.exec\" && subject.user == \"$du\")" \
+	    '    return polkit.Result.AUTH_SELF;' '});' \
+	    >/etc/polkit-1/rules.d/10-vmtest.rules
 	mkdir -p /run/dbus
 	expect_ok "$1: dbus-daemon --system" dbus-daemon --system --fork ||
 	    return 1
@@ -83,12 +90,13 @@ enroll() {
 	chown -R "$du:$du" "$dhome/.config"
 }
 
-# module LOG MAP: our module's arguments, with a debug log LOG that the
-# user may write (vlock runs as her).
+# module LOG MAP [TIMEOUT]: our module's arguments, with a debug log LOG
+# that the user may write (vlock runs as her); the touch is waited for 4 s
+# unless TIMEOUT says otherwise.
 module() {
 	: >"$1"
 	chmod 666 "$1"
-	echo "$OURMOD authfile=$2 origin=$ORIGIN appid=$ORIGIN timeout=4 cue [cue_prompt=$CUE] debug debug_file=$1"
+	echo "$OURMOD authfile=$2 origin=$ORIGIN appid=$ORIGIN timeout=${3:-4} cue [cue_prompt=$CUE] debug debug_file=$1"
 }
 
 # logged NAME FILE REGEX: FILE (a debug log or a token log) has REGEX.
@@ -134,13 +142,6 @@ desk_pkexec() {	# desk_pkexec NAME WANT(ok|fail)
 }
 
 desk_section1() {
-	desk_bus "pkexec" || return 0
-	# dana authenticates as herself (auth_self) for pkexec, whatever
-	# polkit's default admin rule says.
-	printf '%s\n' 'polkit.addRule(function(action, subject) {' \
-	    "  if (action.id == \"org.freedesktop.policykit.exec\" && subject.user == \"$du\")" \
-	    '    return polkit.Result.AUTH_SELF;' '});' \
-	    >/etc/polkit-1/rules.d/10-vmtest.rules
 	tok_start pk || return 0
 	enroll "pkexec: enroll $du" pk || return 0
 	pam_service polkit-1 "auth required $(module "$T/pk.debug" "$T/pk.map")" \
@@ -234,8 +235,189 @@ desk_section5() {
 	tok_stop vl
 }
 
-if desk_mount "desktop packages mounted over /usr (tools/desktop-debs.sh)"
-then
-	desk_section1
-	desk_section5
+# ---- 4. lxpolkit, a graphical agent, under Xvfb -------------------------
+# Xvfb (its framebuffer an XWD file in $T/fb: guest/xwdshot.py makes the
+# screenshots), a logind session of dana's as polkit reads it (lxpolkit
+# registers for its session: libsystemd finds it in the process's cgroup
+# path, .../session-c1.scope, and its record in /run/systemd/sessions),
+# lxpolkit in it; pkexec from the same session opens its dialog. The
+# screenshots at the PIN prompt and at the touch cue are kept in the
+# results folder (build/vm/75-desktop/), and tesseract reads the text
+# back from them.
+XSHOT="/usr/bin/python3 $VM_SRC/tests/vm/guest/xwdshot.py"
+disp=""
+desk_xvfb() {
+	mkdir -p "$T/fb"
+	mkfifo "$T/xready"
+	# No key repeat: under TCG a key may stay down for longer than the
+	# usual 660 ms before repeating, and a typed PIN would be longer.
+	Xvfb -screen 0 1024x768x24 -fbdir "$T/fb" -nolisten tcp \
+	    -ardelay 60000 -arinterval 60000 -displayfd 3 \
+	    3>"$T/xready" >"$T/xvfb.log" 2>&1 &
+	echo $! >"$T/xvfb.pid"
+	read -r disp <"$T/xready"
+	if [ -n "$disp" ] && [ -s "$T/fb/Xvfb_screen0" ]; then
+		disp=:$disp
+		pass "Xvfb on display $disp"
+		# the pointer in a corner, away from the dialogs' text
+		DISPLAY=$disp xdotool mousemove 0 0
+	else
+		fail "Xvfb comes up" "no display number"
+		diag_file "$T/xvfb.log"
+		return 1
+	fi
+}
+
+# desk_session: cgroup v2 and logind's files for session c1 of dana's.
+cg=""
+desk_session() {
+	uid=$(id -u "$du")
+	mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	cg=/sys/fs/cgroup/user.slice/user-$uid.slice/session-c1.scope
+	mkdir -p "$cg" /run/systemd/sessions /run/systemd/users \
+	    /run/systemd/seats /run/systemd/machines
+	printf '%s\n' "UID=$uid" "USER=$du" ACTIVE=1 IS_DISPLAY=1 STATE=active \
+	    REMOTE=0 TYPE=x11 CLASS=user SCOPE=session-c1.scope SEAT=seat0 \
+	    "DISPLAY=$disp" >/run/systemd/sessions/c1
+	printf '%s\n' "NAME=$du" STATE=active DISPLAY=c1 SESSIONS=c1 \
+	    ONLINE_SESSIONS=c1 ACTIVE_SESSIONS=c1 >"/run/systemd/users/$uid"
+	[ -d "$cg" ]
+}
+
+# in_session CMD...: CMD as dana in session c1, with the display.
+in_session() {
+	# shellcheck disable=SC2016 # for sh -c
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" \
+	    runuser -u "$du" -- env DISPLAY="$disp" HOME="$dhome" "$@"
+}
+
+# shot NAME WINDOW-ID: the screen now as NAME.png in the results folder,
+# and the window's rectangle at twice its size as $T/NAME-ocr.png, read
+# by tesseract into $T/NAME.txt.
+shot() {
+	sn=$1 sw=$2
+	eval "$(DISPLAY=$disp xdotool getwindowgeometry --shell "$sw")"
+	# shellcheck disable=SC2086 # XSHOT is "python3 xwdshot.py"
+	$XSHOT "$T/fb/Xvfb_screen0" "/vmtest/$sn.png" &&
+	    $XSHOT "$T/fb/Xvfb_screen0" "$T/$sn-ocr.png" "$X" "$Y" "$WIDTH" \
+	    "$HEIGHT" 2 &&
+	    OMP_THREAD_LIMIT=1 timeout -k 5 "$TMO" tesseract "$T/$sn-ocr.png" \
+	    "$T/$sn" >/dev/null 2>&1
+}
+
+# ocr_until NAME WINDOW-ID REGEX: screenshots until tesseract reads REGEX
+# in the window (the agent draws what it gets when it gets it); at most
+# $TMO seconds.
+ocr_until() {
+	uptime_s
+	od=$((up + TMO))
+	while :; do
+		if shot "$1" "$2" && grep -Eqi "$3" "$T/$1.txt"; then
+			pass "$1.png: the window reads /$3/"
+			return 0
+		fi
+		uptime_s
+		if [ "$up" -ge "$od" ]; then
+			fail "$1.png: the window reads /$3/" "tesseract read:"
+			diag_file "$T/$1.txt"
+			return 1
+		fi
+	done
+}
+
+# xwin NAME TITLE: the id of the first window named TITLE (xdotool's
+# --sync waits until it is mapped), in $wid.
+xwin() {
+	wid=""
+	expect_ok "$1" env DISPLAY="$disp" xdotool search --sync --onlyvisible \
+	    --name "^$2\$" || return 1
+	wid=$(head -n 1 "$OUT.stdout")
+}
+
+desk_section4() {
+	desk_xvfb || return 0
+	desk_session || { fail "a logind session for $du" "no cgroup $cg"; return 0; }
+	# A touch-only credential (the PIN through lxpolkit's dialog: see
+	# tests/vm/README, 75-desktop); touched 3 s after the key asks.
+	tok_start gui --presence after:3000 || return 0
+	enroll "lxpolkit: enroll $du" gui || return 0
+	: >"$T/gui.log"
+	pam_service polkit-1 \
+	    "auth required $(module "$T/gui.debug" "$T/gui.map" 30)" \
+	    "account required pam_permit.so" "session required pam_permit.so"
+	# lxpolkit registers with polkitd: seen on the bus by dbus-monitor,
+	# which is attached once it has lost its own name (NameLost).
+	mkfifo "$T/mon"
+	timeout -k 5 "$TMO" dbus-monitor --system \
+	    "type='method_call',member='RegisterAuthenticationAgent'" \
+	    >"$T/mon" 2>"$T/mon.err" &
+	mp=$!
+	exec 4<"$T/mon"
+	while read -r line <&4; do
+		case $line in *member=NameLost*) break ;; esac
+	done
+	in_session lxpolkit >"$T/lxpolkit.log" 2>&1 &
+	echo $! >"$T/lxpolkit.pid"
+	name="lxpolkit registered as dana's session agent"
+	reg=""
+	while read -r line <&4; do
+		case $line in *RegisterAuthenticationAgent*) reg=1; break ;; esac
+	done
+	exec 4<&-
+	kill "$mp" 2>/dev/null
+	if [ -n "$reg" ]; then pass "$name"; else
+		fail "$name"
+		diag_file "$T/lxpolkit.log"
+		return 0
+	fi
+	mkdir -p "$T/gui"
+	chown "$du" "$T/gui"
+	# shellcheck disable=SC2016 # for sh -c
+	in_session sh -c 'pkexec /usr/bin/id -u >"$0/out" 2>"$0/err"; echo $? >"$0/rc"' \
+	    "$T/gui" &
+	pkp=$!
+	xwin "pkexec opens lxpolkit's dialog" Authentication || return 0
+	dlg=$wid
+	ocr_until desk-dialog "$dlg" 'Authentication is needed' || return 0
+	xwin "the cue opens lxpolkit's message window" Information || {
+		# shellcheck disable=SC2086 # XSHOT is "python3 xwdshot.py"
+		$XSHOT "$T/fb/Xvfb_screen0" /vmtest/desk-fail.png
+		diag "the screen: desk-fail.png; the module's log:"
+		diag_file "$T/gui.debug"
+		diag_file "$T/gui.log" 8
+		return 0
+	}
+	info=$wid
+	ocr_until desk-cue "$info" "$CUE"
+	# lxpolkit's message window stays until it is answered (OK).
+	DISPLAY=$disp xdotool windowfocus --sync "$info" &&
+	    DISPLAY=$disp xdotool key Return
+	uptime_s
+	od=$((up + TMO))
+	while [ ! -s "$T/gui/rc" ] && [ "$up" -lt "$od" ]; do
+		sleep 0.2	# pkexec's end: a file, looked for until a deadline
+		uptime_s
+	done
+	name="pkexec ran id -u as root after the touch"
+	if [ "$(cat "$T/gui/rc" 2>&1)" = 0 ] && [ "$(cat "$T/gui/out")" = 0 ] &&
+	    grep -q '^touch' "$T/gui.log"; then
+		pass "$name"
+	else
+		fail "$name" "pkexec: $(cat "$T/gui/rc" "$T/gui/out" "$T/gui/err" 2>&1)"
+		diag_file "$T/gui.debug"
+		kill "$pkp" 2>/dev/null
+	fi
+	read -r lp <"$T/lxpolkit.pid"
+	kill "$lp" 2>/dev/null
+	read -r xp <"$T/xvfb.pid"
+	kill "$xp" 2>/dev/null
+	tok_stop gui
+}
+
+# VM_DESK_PARTS (default "1 5 4"): the sections to run, for a test by hand.
+if desk_mount "desktop packages mounted over /usr (tools/desktop-debs.sh)" &&
+    desk_bus "polkit"; then
+	for part in ${VM_DESK_PARTS:-1 5 4}; do
+		"desk_section$part"
+	done
 fi
