@@ -65,6 +65,7 @@ common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/cosesig.c common/crypto/cosesig.h \
 	common/crypto/pinproto.c common/crypto/pinproto.h \
 	common/crypto/p256key.c \
+	common/crypto/seal.c common/crypto/seal.h \
 	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
@@ -149,6 +150,7 @@ common_proto_libproto_la_SOURCES = \
 	common/proto/ctap2/info.c common/proto/ctap2/msg.c \
 	common/proto/ctap2/driver.c common/proto/ctap2/exchange.c \
 	common/proto/ctap2/pin.c common/proto/ctap2/select.c \
+	common/proto/ctap2/hmac.c \
 	common/proto/ctap2/candidates.c common/proto/ctap2/resident.c \
 	common/proto/ctap2/register.c common/proto/ctap2/assert.c
 

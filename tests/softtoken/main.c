@@ -58,7 +58,7 @@ usage(FILE *f)
 	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
 	    "    [--attest packed|self|fido-u2f|none] [--rk-slots N]\n"
-	    "    [--max-list N]\n"
+	    "    [--max-list N] [--hmac-secret on|off]\n"
 	    "faults:");
 	for (; *names != NULL; names++)
 		fprintf(f, " %s", *names);
@@ -182,6 +182,8 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 	case 'A':
 		tc->always_uv = 1;
 		return ERR_OK;
+	case 'H':
+		return parse_enum(arg, onoff, &tc->hmac_off);
 	case 'r':
 		errno = 0;
 		n = strtol(arg, &end, 10);
@@ -308,6 +310,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"attest", required_argument, NULL, 'T'},
 	    {"rk-slots", required_argument, NULL, 'K'},
 	    {"max-list", required_argument, NULL, 'L'},
+	    {"hmac-secret", required_argument, NULL, 'H'},
 	    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c, idx, u2f_seen;
 
