@@ -161,7 +161,8 @@ common_device_libdevice_la_SOURCES = \
 common_auth_libauth_la_SOURCES = \
 	common/auth/auth.c common/auth/auth.h \
 	common/auth/wait.c common/auth/wait.h \
-	common/auth/manual.c common/auth/manual.h
+	common/auth/manual.c common/auth/manual.h \
+	common/auth/secret.c common/auth/secret.h
 
 # Every source of every layer, for builds that compile them again with
 # other flags (fuzz/local.mk).

@@ -2,7 +2,7 @@
 /* Sealing the login secret under a security key's hmac-secret output
  * (issue 30): HKDF-SHA-256 to a key, AES-256-GCM with associated data.
  * The format of the sealed record and where it is kept are the mapping
- * layer's (common/mapping/secretfile.c); this is only the crypto. */
+ * layer's (common/auth/secret.c); this is only the crypto. */
 #ifndef PU_SEAL_H
 #define PU_SEAL_H
 
