@@ -38,23 +38,10 @@ if [ -z "${KEYRING_REFRESH:-}" ] && ready; then
 	exit 0
 fi
 
-parent=$(dirname "$dir")
-mkdir -p "$parent"
-# The tests run these programs as root: the directory must be ours (or
-# root's), writable by nobody else.
-own=$(stat -c %u "$parent")
-[ "$own" = "$(id -u)" ] || [ "$own" = 0 ] ||
-    die "$parent belongs to uid $own: use a directory of your own (PU_KEYRING_DIR)"
-case $parent in
-/tmp | /var/tmp) ;; # sticky: others cannot replace what we create
-*) [ -z "$(find "$parent" -maxdepth 0 -perm /022)" ] ||
-    die "$parent is writable by group or others" ;;
-esac
-
-candidate() {	# candidate PKG: apt's candidate version of PKG
-	apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }'
-}
-ver=$(candidate gnome-keyring)
+# shellcheck source=tools/privdebs.lib
+. "$(dirname "$0")/privdebs.lib"
+privdebs_parent "$dir" PU_KEYRING_DIR
+ver=$(privdebs_candidate gnome-keyring)
 case $ver in
 "" | "(none)") die "apt knows no gnome-keyring (apt-get update?)" ;;
 esac
@@ -64,20 +51,9 @@ pkgs="gnome-keyring libpam-gnome-keyring libsecret-tools libgck-1-0
 exec 9>"$dir.lock"	# two runs at once: one fetch
 flock 9
 tmp=$dir.tmp
-rm -rf "$tmp"
-mkdir -p "$tmp/debs" "$tmp/root"
-chmod 755 "$tmp"
-# As root, apt's _apt sandbox user cannot write here: skip it.
-sandbox=""
-[ "$(id -u)" -ne 0 ] || sandbox="-o APT::Sandbox::User=root"
-# shellcheck disable=SC2086 # $sandbox, $pkgs: words
-(cd "$tmp/debs" && apt-get download -q $sandbox $pkgs >&2) ||
-    die "apt-get download $pkgs failed"
-for deb in "$tmp"/debs/*.deb; do
-	dpkg-deb -x "$deb" "$tmp/root" || die "dpkg-deb -x $deb failed"
-done
-rm -rf "$tmp/debs" "$tmp/root/usr/share/doc" "$tmp/root/usr/share/man" \
-    "$tmp/root/usr/share/locale"
+# shellcheck disable=SC2086 # $pkgs: words
+privdebs_unpack "$tmp" $pkgs
+rm -rf "$tmp/root/usr/share/locale"
 libs=$(find "$tmp/root" -name 'libsecret-1.so.0' -exec dirname {} \;)
 for f in usr/bin/gnome-keyring-daemon usr/bin/secret-tool; do
 	[ -x "$tmp/root/$f" ] || die "no $f in gnome-keyring $ver"
