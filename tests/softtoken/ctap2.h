@@ -109,7 +109,8 @@ struct ctap2 {
 	int u2f;
 	enum token_uv uv;
 	int always_uv;
-	int hmac; /* hmac-secret (CTAP 2.1 12.5): listed and done */
+	int hmac; /* hmac-secret (CTAP 2.1 12.5): 1 listed and done, 2
+		   * listed and every input refused, 0 neither */
 	enum token_attest attest;
 	unsigned max_list; /* maxCredentialCountInList; 0: none, no limit */
 	/* kept in the state file */

@@ -157,6 +157,8 @@ ctap2_hmac_get(struct token *t, const struct ctap2_req *q,
 	memset(&h, 0, sizeof(h));
 	if ((st = find_input(q, &r)) <= 0)
 		return -st;
+	if (t->c2->hmac == 2)
+		return ST_INVALID_PARAMETER; /* --hmac-secret refuse */
 	if (!t->c2->hmac || !k->hmac)
 		return ST_OK; /* ignored, as for a credential made without */
 	if ((st = read_input(t->c2, &r, &h)) != ST_OK)

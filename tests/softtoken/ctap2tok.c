@@ -59,7 +59,7 @@ ctap2_new(struct ctap2 **out, const struct token_config *cfg)
 	c->u2f = !cfg->u2f_off && !cfg->always_uv;
 	c->uv = cfg->uv;
 	c->always_uv = cfg->always_uv;
-	c->hmac = !cfg->hmac_off;
+	c->hmac = cfg->hmac_off == 0 ? 1 : cfg->hmac_off == 2 ? 2 : 0;
 	c->attest = cfg->attest;
 	c->max_list = cfg->max_list > 0       ? (unsigned)cfg->max_list
 	    : c->version >= TOKEN_CTAP2_21PRE ? 8u

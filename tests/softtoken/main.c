@@ -58,7 +58,7 @@ usage(FILE *f)
 	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
 	    "    [--attest packed|self|fido-u2f|none] [--rk-slots N]\n"
-	    "    [--max-list N] [--hmac-secret on|off]\n"
+	    "    [--max-list N] [--hmac-secret on|off|refuse]\n"
 	    "faults:");
 	for (; *names != NULL; names++)
 		fprintf(f, " %s", *names);
@@ -156,6 +156,7 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 	static const char *const versions[] = {
 	    "off", "2.0", "2.1-pre", "2.1", NULL};
 	static const char *const onoff[] = {"on", "off", NULL};
+	static const char *const hmacs[] = {"on", "off", "refuse", NULL};
 	static const char *const uvs[] = {"none", "ok", "fail", NULL};
 	static const char *const atts[] = {
 	    "packed", "self", "fido-u2f", "none", NULL};
@@ -183,7 +184,7 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 		tc->always_uv = 1;
 		return ERR_OK;
 	case 'H':
-		return parse_enum(arg, onoff, &tc->hmac_off);
+		return parse_enum(arg, hmacs, &tc->hmac_off);
 	case 'r':
 		errno = 0;
 		n = strtol(arg, &end, 10);

@@ -154,16 +154,31 @@ wrap "$WORK/map3"
 [ "$RC" -ne 0 ] && grep -q "no hmac-secret output" "$WORK/err"
 ok $? "--wrap-secret refuses a credential made without hmac-secret"
 
+# restart_k OPTIONS...: the token again, same state, other options.
+restart_k() {
+	kill "$(cat "$WORK/k.pid")"
+	i=0
+	while [ -S "$WORK/k.sock" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	token k "$@" || { ok 1 "softtoken restarts with: $*"; done_testing; exit 1; }
+}
+
 # A key that does not do hmac-secret (same credentials, extension off).
-kill "$(cat "$WORK/k.pid")"
-i=0
-while [ -S "$WORK/k.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-token k --ctap2 2.1 --pin 1234 --presence now --hmac-secret off ||
-    { ok 1 "softtoken restarts"; done_testing; exit 1; }
+restart_k --ctap2 2.1 --pin 1234 --presence now --hmac-secret off
 login "$WORK/map" 1234
 [ $? -eq 0 ] && got NOT-UNSEALED &&
     grep -q "no hmac-secret output" "$WORK/debug.log"
 okshow $? "a key without hmac-secret: the login works, nothing unsealed, logged"
+
+# A key that lists hmac-secret but refuses its input: asked again
+# without it, the login stands on the signature.
+restart_k --ctap2 2.1 --pin 1234 --presence now --hmac-secret refuse
+login "$WORK/map" 1234
+[ $? -eq 0 ] && got NOT-UNSEALED &&
+    grep -q "asked again without it" "$WORK/debug.log"
+okshow $? "a key that refuses the extension's input: the login works without it"
 
 ! grep -q "correct horse" "$WORK/all.log"
 ok $? "the password is in no debug log"

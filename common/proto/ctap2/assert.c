@@ -280,6 +280,8 @@ c2_assert_reply(const struct proto_ctx *c, struct c2_st *st, int r,
 {
 	if (r == ERR_OK)
 		return c2_assertion(c, st, body, len, out);
+	if (c2_hmac_refused(c, &st->hmac, r))
+		return C2_AGAIN;
 	if (r == ERR_WRONG_KH)
 		return c2_cand_advance(&st->cand) ? C2_AGAIN : ERR_WRONG_KH;
 	if (r == ERR_PIN_REQUIRED)

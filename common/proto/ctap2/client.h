@@ -271,9 +271,17 @@ struct c2_hmac {
 	uint8_t salt_auth[PIN_AUTH_MAX];
 	size_t salt_auth_len;
 	bool asked; /* the request in flight carries it */
+	bool off;   /* the key refused it: not asked again this operation */
 };
-/* Wipe it all (after each reply, and when the operation ends). */
+/* Wipe it (after each reply), all but off. */
 void c2_hmac_reset(struct c2_hmac *h);
+/* Wipe it all (the operation ends). */
+void c2_hmac_clear(struct c2_hmac *h);
+/* The key answered the request that carried the input with an error r
+ * that may be the extension's (a malformed or refused parameter): true
+ * (logged) when the request is to be asked again without it, once; the
+ * login then stands on the signature alone. */
+bool c2_hmac_refused(const struct proto_ctx *c, struct c2_hmac *h, int r);
 /* The input for the request about to be sent, in *in, when it is to
  * carry one: the current candidate has a salt, the key lists
  * hmac-secret, and the user is verified (how); the salt goes under the

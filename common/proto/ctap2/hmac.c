@@ -22,7 +22,29 @@
 void
 c2_hmac_reset(struct c2_hmac *h)
 {
+	bool off = h->off;
+
 	util_wipe(h, sizeof(*h));
+	h->off = off;
+}
+
+void
+c2_hmac_clear(struct c2_hmac *h)
+{
+	util_wipe(h, sizeof(*h));
+}
+
+bool
+c2_hmac_refused(const struct proto_ctx *c, struct c2_hmac *h, int r)
+{
+	if (!h->asked || h->off || (r != ERR_PROTO && r != ERR_UNSUPPORTED))
+		return false;
+	log_msg(c->log,
+	    "%s: %s: the key refused the request with hmac-secret (%s): "
+	    "asked again without it",
+	    __func__, xport_path(c->x), err_str(r));
+	h->off = true;
+	return true;
 }
 
 /* A getKeyAgreement of our own (no PIN session: the uv option). */
@@ -75,7 +97,7 @@ c2_hmac_input(const struct proto_ctx *c, struct c2_hmac *h,
 	int r;
 
 	c2_hmac_reset(h);
-	if (salt == NULL || how == C2_HOW_NONE ||
+	if (salt == NULL || how == C2_HOW_NONE || h->off ||
 	    !(info->exts & CTAP2_EXT_HMAC_SECRET))
 		return ERR_OK;
 	if ((r = c2_hmac_shared(c, h, info, pin, how, io)) != ERR_OK ||
