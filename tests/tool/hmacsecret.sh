@@ -180,6 +180,28 @@ login "$WORK/map" 1234
     grep -q "asked again without it" "$WORK/debug.log"
 okshow $? "a key that refuses the extension's input: the login works without it"
 
+# A CTAP 2.0 key with built-in UV (the uv option, no token): the salt
+# goes under a key agreement of its own.
+token v --ctap2 2.0 --uv ok --presence now ||
+    { ok 1 "softtoken v starts"; done_testing; exit 1; }
+"$PAMU2FCFG" --device "unix:$WORK/v.sock" -u "$ME" -o pam://c2 -V \
+    --hmac-secret >"$WORK/mapv" 2>"$WORK/err"
+RC=$?
+chmod 600 "$WORK/mapv"
+expect 0 "CTAP 2.0, built-in UV: -V --hmac-secret enrolls"
+printf '%s\n' "$SECRET" | "$PAMU2FCFG" --device "unix:$WORK/v.sock" \
+    -u "$ME" -o pam://c2 --secret-stdin --wrap-secret "$WORK/mapv" \
+    >"$WORK/out" 2>"$WORK/err"
+RC=$?
+expect 0 "... --wrap-secret seals under its output"
+rm -f "$WORK/authtok"
+printf 'NOT-UNSEALED\n' | pam_auth "$ME" \
+    "auth required $MODULE $MOD_CONF authfile=$WORK/mapv origin=pam://c2 devices=unix:$WORK/v.sock timeout=5 debug debug_file=$WORK/debug.log
+auth required $PAM_EXEC expose_authtok quiet $WORK/keyring"
+[ $? -eq 0 ] && got "$SECRET"
+okshow $? "... and the module unseals it (uv option, its own key agreement)"
+cat "$WORK/debug.log" >>"$WORK/all.log"
+
 ! grep -q "correct horse" "$WORK/all.log"
 ok $? "the password is in no debug log"
 ! grep -rq "correct horse" "$WORK"/*.log "$WORK/pam.out"
