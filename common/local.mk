@@ -70,6 +70,7 @@ common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/pinproto.c common/crypto/pinproto.h \
 	common/crypto/p256key.c \
 	common/crypto/attcert.c common/crypto/attcert.h \
+	common/crypto/seal.c common/crypto/seal.h \
 	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
@@ -157,6 +158,7 @@ common_proto_libproto_la_SOURCES = \
 	common/proto/ctap2/info.c common/proto/ctap2/msg.c \
 	common/proto/ctap2/driver.c common/proto/ctap2/exchange.c \
 	common/proto/ctap2/pin.c common/proto/ctap2/select.c \
+	common/proto/ctap2/hmac.c \
 	common/proto/ctap2/candidates.c common/proto/ctap2/resident.c \
 	common/proto/ctap2/register.c common/proto/ctap2/assert.c
 
@@ -167,7 +169,8 @@ common_device_libdevice_la_SOURCES = \
 common_auth_libauth_la_SOURCES = \
 	common/auth/auth.c common/auth/auth.h \
 	common/auth/wait.c common/auth/wait.h \
-	common/auth/manual.c common/auth/manual.h
+	common/auth/manual.c common/auth/manual.h \
+	common/auth/secret.c common/auth/secret.h
 
 # Every source of every layer, for builds that compile them again with
 # other flags (fuzz/local.mk).

@@ -20,6 +20,7 @@
 #include "usermsg.h"
 #include "usermsg_text.h"
 #include "touchwait.h"
+#include "unseal.h"
 #include "transport/hidraw_why.h"
 #include "base/util.h"
 
@@ -187,11 +188,14 @@ touch_run(struct call *c)
 	size_t ndevs = 0;
 	struct auth_req req;
 	struct auth_result res;
+	struct unseal us;
 	int64_t deadline = 0;
 	int r;
 
+	memset(&us, 0, sizeof(us));
 	if ((r = touch_devices(c, &deadline, &devs, &ndevs)) != ERR_OK)
 		goto fail;
+	unseal_prepare(c, &us);
 	pinask_init(&pin, c);
 	memset(&req, 0, sizeof(req));
 	req.creds = c->creds;
@@ -207,6 +211,7 @@ touch_run(struct call *c)
 	req.log = &c->dbg.log;
 	req.cue = touch_cue_auth;
 	req.cue_arg = c;
+	req.hmac_salt = us.salts;
 	c->tap = dev_any_tap(devs, ndevs);
 	r = auth_run(devs, ndevs, &req, &res);
 	pending_remove(c);
@@ -214,19 +219,21 @@ touch_run(struct call *c)
 		debug_err(&c->dbg, "the cue could not be shown");
 		r = c->cue_err;
 	}
-	if (r == ERR_OK)
+	if (r == ERR_OK) {
 		debug_msg(&c->dbg,
 		    "credential %zu verified on %s "
 		    "(counter %lu)",
 		    res.cred_index + 1, xport_path(devs[res.dev_index]->ctx.x),
 		    (unsigned long)res.assertion.counter);
-	else {
+		unseal_finish(c, &us, &res);
+	} else {
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
 		if (c->cue_err == ERR_OK)
 			tell_auth_failed(c, r, devs, ndevs, deadline);
 	}
 	auth_result_clear(&res);
 fail:
+	unseal_clear(&us);
 	dev_close_all(devs, ndevs);
 	return r;
 }

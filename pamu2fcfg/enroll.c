@@ -325,6 +325,7 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.uv = o->uv;
 	req.resident = o->resident;
 	req.cred_protect = o->cred_protect;
+	req.hmac_secret = o->hmac_secret;
 	req.pin_cb = &pin;
 	req.exclude = excl; /* a FIDO2 key holding one refuses */
 	req.nexclude = nexcl;

@@ -331,6 +331,7 @@ auth_assert_req(
 	ar->presence = req->presence;
 	ar->probe = !req->nodetect;
 	ar->pin_gate = true;
+	ar->hmac_salt = req->hmac_salt;
 }
 
 static int

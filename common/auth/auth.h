@@ -39,6 +39,10 @@ struct auth_req {
 	 * error, every key cancelled. */
 	int (*cue)(void *arg);
 	void *cue_arg;
+	/* hmac-secret salts, one per credential (NULL entries: none), or
+	 * NULL (assert_req.hmac_salt): the output comes back in
+	 * auth_result.assertion.hmac_secret. */
+	const uint8_t *const *hmac_salt;
 };
 
 struct auth_result {

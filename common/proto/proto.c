@@ -34,6 +34,8 @@ assertion_clear(struct assertion *a)
 	util_freezero(a->sig, a->sig_len);
 	a->cred_id = a->user_handle = a->authdata = a->sig = NULL;
 	a->cred_id_len = a->user_handle_len = a->authdata_len = a->sig_len = 0;
+	util_wipe(a->hmac_secret, sizeof(a->hmac_secret));
+	a->hmac_secret_len = 0;
 }
 
 int

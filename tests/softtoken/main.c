@@ -60,7 +60,7 @@ usage(FILE *f)
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
 	    "    [--attest packed|self|fido-u2f|none] [--rk-slots N]\n"
 	    "    [--max-list N] [--attest-key PEM --attest-chain PEM]\n"
-	    "    [--forge-aaguid HEX32]\n"
+	    "    [--forge-aaguid HEX32] [--hmac-secret on|off|refuse]\n"
 	    "faults:");
 	for (; *names != NULL; names++)
 		fprintf(f, " %s", *names);
@@ -176,6 +176,7 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 	static const char *const versions[] = {
 	    "off", "2.0", "2.1-pre", "2.1", NULL};
 	static const char *const onoff[] = {"on", "off", NULL};
+	static const char *const hmacs[] = {"on", "off", "refuse", NULL};
 	static const char *const uvs[] = {"none", "ok", "fail", NULL};
 	static const char *const atts[] = {
 	    "packed", "self", "fido-u2f", "none", NULL};
@@ -202,6 +203,8 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 	case 'A':
 		tc->always_uv = 1;
 		return ERR_OK;
+	case 'H':
+		return parse_enum(arg, hmacs, &tc->hmac_off);
 	case 'r':
 		errno = 0;
 		n = strtol(arg, &end, 10);
@@ -339,6 +342,7 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"attest-key", required_argument, NULL, 'a'},
 	    {"attest-chain", required_argument, NULL, 'c'},
 	    {"forge-aaguid", required_argument, NULL, 'G'},
+	    {"hmac-secret", required_argument, NULL, 'H'},
 	    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c, idx, u2f_seen;
 

@@ -103,6 +103,9 @@ struct token_config {
 	const char *pin;  /* --pin: set at start if the state has none */
 	enum token_uv uv; /* --uv */
 	int always_uv;    /* --always-uv */
+	int hmac_off;     /* --hmac-secret: 0 on, 1 off (not listed, not
+			   * done), 2 refuse (listed, any input refused
+			   * with INVALID_PARAMETER) */
 	int pin_retries;  /* --pin-retries start value; < 0: 8 */
 	int rk_slots;     /* --rk-slots: resident credentials; 0: 25 */
 	/* --max-list: maxCredentialCountInList, reported in GetInfo and
