@@ -2,6 +2,8 @@
 # common/: one folder per layer, each a convenience library. Dependencies
 # point one way (tests/layers.sh checks every #include in make check):
 #
+#   policy     the attestation policy applied to stored evidence (over
+#              proto, crypto, conf)
 #   auth       one touch across devices; manual mode
 #   device     a device = transport + protocol; opening many in threads
 #   proto      authenticator protocols behind one interface: U2F (u2f/)
@@ -33,10 +35,12 @@
 COMMON_LAYERS = common/base/libbase.la common/crypto/libcrypto.la \
 	common/ssh/libssh.la common/mapping/libmapping.la common/conf/libconf.la \
 	common/transport/libtransport.la common/proto/libproto.la \
-	common/device/libdevice.la common/auth/libauth.la
+	common/device/libdevice.la common/auth/libauth.la \
+	common/policy/libpolicy.la
 noinst_LTLIBRARIES += $(COMMON_LAYERS) common/libcommon.la
 common_libcommon_la_SOURCES =
-common_libcommon_la_LIBADD = common/auth/libauth.la \
+common_libcommon_la_LIBADD = common/policy/libpolicy.la \
+	common/auth/libauth.la \
 	common/device/libdevice.la common/proto/libproto.la \
 	common/transport/libtransport.la common/conf/libconf.la \
 	common/mapping/libmapping.la common/ssh/libssh.la \
@@ -65,6 +69,8 @@ common_crypto_libcrypto_la_SOURCES = \
 	common/crypto/cosesig.c common/crypto/cosesig.h \
 	common/crypto/pinproto.c common/crypto/pinproto.h \
 	common/crypto/p256key.c \
+	common/crypto/attcert.c common/crypto/attcert.h \
+	common/crypto/seal.c common/crypto/seal.h \
 	common/crypto/pinproto_int.h
 common_crypto_libcrypto_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 
@@ -96,6 +102,8 @@ common_conf_libconf_la_SOURCES = \
 	common/conf/opts.c common/conf/opts.h \
 	common/conf/confldap.c common/conf/confldap.h \
 	common/conf/confldap_schema.c common/conf/confldap_schema.h \
+	common/conf/confpolicy.c common/conf/confpolicy.h \
+	common/conf/confpolicy_schema.c common/conf/confpolicy_schema.h \
 	common/conf/conf_ctx.c common/conf/conf_ctx.h \
 	common/conf/conffast.c common/conf/conffast.h
 common_conf_libconf_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFUSE_CFLAGS)
@@ -143,12 +151,14 @@ common_proto_libproto_la_SOURCES = \
 	common/proto/cose.c common/proto/cose.h \
 	common/proto/authdata.c common/proto/authdata.h \
 	common/proto/attest.c common/proto/attest.h \
+	common/proto/evidence.c common/proto/evidence.h \
 	common/proto/u2f/u2f.h common/proto/u2f/msg.c \
 	common/proto/u2f/protocol.c \
 	common/proto/ctap2/ctap2.h common/proto/ctap2/client.h \
 	common/proto/ctap2/info.c common/proto/ctap2/msg.c \
 	common/proto/ctap2/driver.c common/proto/ctap2/exchange.c \
 	common/proto/ctap2/pin.c common/proto/ctap2/select.c \
+	common/proto/ctap2/hmac.c \
 	common/proto/ctap2/candidates.c common/proto/ctap2/resident.c \
 	common/proto/ctap2/register.c common/proto/ctap2/assert.c
 
@@ -159,7 +169,8 @@ common_device_libdevice_la_SOURCES = \
 common_auth_libauth_la_SOURCES = \
 	common/auth/auth.c common/auth/auth.h \
 	common/auth/wait.c common/auth/wait.h \
-	common/auth/manual.c common/auth/manual.h
+	common/auth/manual.c common/auth/manual.h \
+	common/auth/secret.c common/auth/secret.h
 
 # Every source of every layer, for builds that compile them again with
 # other flags (fuzz/local.mk).
@@ -171,4 +182,13 @@ COMMON_SOURCES = $(common_base_libbase_la_SOURCES) \
 	$(common_transport_libtransport_la_SOURCES) \
 	$(common_proto_libproto_la_SOURCES) \
 	$(common_device_libdevice_la_SOURCES) \
-	$(common_auth_libauth_la_SOURCES)
+	$(common_auth_libauth_la_SOURCES) \
+	$(common_policy_libpolicy_la_SOURCES)
+
+# policy/: the attestation policy (pam_u2f.conf's policy section) applied
+# to a credential's evidence, at enrollment and at every login.
+common_policy_libpolicy_la_SOURCES = \
+	common/policy/policy.c common/policy/policy.h \
+	common/policy/policy_mds.c common/policy/policy_mds.h \
+	common/policy/mds_payload.c common/policy/mds_payload.h \
+	common/policy/json.c common/policy/json.h

@@ -11,7 +11,7 @@ EXTRA_DIST += fuzz/README fuzz/run.sh fuzz/mkcorpus.py fuzz/corpus fuzz/dict \
 FUZZ_HARNESSES = fuzz/fuzz_apdu fuzz/fuzz_args fuzz/fuzz_attest fuzz/fuzz_authfile fuzz/fuzz_authscan \
 	fuzz/fuzz_b64 fuzz/fuzz_cbor fuzz/fuzz_conf fuzz/fuzz_ctap2 fuzz/fuzz_es256 fuzz/fuzz_hid fuzz/fuzz_hidraw \
 	fuzz/fuzz_manual fuzz/fuzz_passkey fuzz/fuzz_sshagent fuzz/fuzz_sshkey \
-	fuzz/fuzz_sshpub fuzz/fuzz_u2f
+	fuzz/fuzz_sshpub fuzz/fuzz_u2f fuzz/fuzz_mds
 
 if ENABLE_FUZZING
 noinst_LTLIBRARIES += fuzz/libfuzzcommon.la fuzz/libfuzzsupport.la
@@ -62,6 +62,12 @@ fuzz_fuzz_attest_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_fuzz_attest_CFLAGS = $(FUZZ_ALL_CFLAGS)
 fuzz_fuzz_attest_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
 fuzz_fuzz_attest_LDADD = $(FUZZ_LDADD)
+
+fuzz_fuzz_mds_SOURCES = fuzz/fuzz_mds.c
+fuzz_fuzz_mds_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_fuzz_mds_CFLAGS = $(FUZZ_ALL_CFLAGS)
+fuzz_fuzz_mds_LDFLAGS = $(FUZZ_LDFLAGS) $(FUZZ_WRAP)
+fuzz_fuzz_mds_LDADD = $(FUZZ_LDADD)
 
 fuzz_fuzz_authfile_SOURCES = fuzz/fuzz_authfile.c
 fuzz_fuzz_authfile_CPPFLAGS = $(FUZZ_CPPFLAGS)

@@ -24,7 +24,7 @@ set -u
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-$srcdir/build/fuzz}
-all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual passkey sshagent sshkey sshpub u2f"
+all="apdu args attest authfile authscan b64 cbor conf ctap2 es256 hid hidraw manual mds passkey sshagent sshkey sshpub u2f"
 harnesses=${FUZZ_HARNESSES:-$all}
 jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 if [ -n "${FUZZ_TOTAL_SECONDS:-}" ]; then
@@ -45,6 +45,7 @@ max_len() {
 	sshpub) echo 9000 ;;
 	hid) echo 9000 ;;
 	authscan) echo 8192 ;;
+	mds) echo 16384 ;; # evidence up to 12288 bytes, BLOB payloads
 	*) echo 4096 ;;
 	esac
 }

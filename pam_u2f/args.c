@@ -313,6 +313,8 @@ args_parse(
 			first = r;
 	}
 	o->conf_found = file.found; /* args_merge empties file */
+	o->policy = file.policy;
+	file.policy = NULL;
 	if ((r = args_merge(o, &file, &arg)) != ERR_OK)
 		goto fail;
 	if ((r = args_backend(o, errlog)) == ERR_OK)
@@ -333,6 +335,7 @@ args_free(struct options *o)
 	if (o == NULL)
 		return;
 	args_to_conf(&c, o);
+	c.policy = o->policy;
 	conf_free(&c);
 	memset(o, 0, sizeof(*o));
 }

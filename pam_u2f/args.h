@@ -28,8 +28,9 @@
  * is an enum dev_backend. */
 struct options {
 	CONF_FIELDS
-	bool authpending_set; /* authpending_file= was given */
-	bool conf_found;      /* the config file existed and was read */
+	bool authpending_set;       /* authpending_file= was given */
+	bool conf_found;            /* the config file existed and was read */
+	struct conf_policy *policy; /* the file's policy section, or NULL */
 };
 
 /* Parse argv into o (zeroed and given defaults first). Every problem is

@@ -23,6 +23,7 @@
 #include "crypto/crypto.h"
 #include "base/err.h"
 #include "manualconv.h"
+#include "policyflow.h"
 #include "remoteflow.h"
 #include "retval.h"
 #include "usermsg.h"
@@ -122,7 +123,9 @@ call_authenticate(struct call *c)
 		return ERR_OK;
 	}
 	if (c->remote && c->opt.remote == CONF_REMOTE_AGENT)
-		return remoteflow_agent(c);
+		return (r = policyflow_agent(c)) != ERR_OK
+		    ? r
+		    : remoteflow_agent(c);
 	if (c->opt.authcmd != NULL) {
 		r = cmdsource_load(
 		    &c->opt, &c->pw, &c->dbg, &c->creds, &c->ncreds, &none);
@@ -139,6 +142,10 @@ call_authenticate(struct call *c)
 	/* A credential no protocol we speak can use is refused by name,
 	 * never skipped, before any device is opened. */
 	if ((r = auth_check_creds(c->creds, c->ncreds, &c->dbg.err)) != ERR_OK)
+		return r;
+	/* attestation = required: only credentials whose stored evidence
+	 * meets the policy may be asked for. */
+	if ((r = policyflow_check(c)) != ERR_OK)
 		return r;
 	if (c->remote && c->opt.remote == CONF_REMOTE_FAIL)
 		return remoteflow_fail(c);

@@ -32,10 +32,11 @@ struct call {
 	enum retval_what what; /* where the error came from (retval.h) */
 	char *pending;         /* authpending file we created, or NULL */
 	int cue_err;           /* the cue could not be shown */
-	bool waited; /* the wait for the touch began (after the cue) */
-	bool tap;    /* a key on a reader is there: "touch or tap" */
-	bool cued;   /* the cue was shown (once a call) */
-	bool remote; /* remoteflow_classify: the session is remote */
+	bool waited;        /* the wait for the touch began (after the cue) */
+	bool tap;           /* a key on a reader is there: "touch or tap" */
+	bool cued;          /* the cue was shown (once a call) */
+	unsigned auth_cues; /* cues auth_run asked for (touchwait.c) */
+	bool remote;        /* remoteflow_classify: the session is remote */
 };
 
 #endif

@@ -14,7 +14,9 @@ pam_u2f_libmodule_la_SOURCES = \
 	pam_u2f/debug.c pam_u2f/debug.h \
 	pam_u2f/manualconv.c pam_u2f/manualconv.h \
 	pam_u2f/pinask.c pam_u2f/pinask.h \
+	pam_u2f/policyflow.c pam_u2f/policyflow.h \
 	pam_u2f/privdrop.c pam_u2f/privdrop.h \
+	pam_u2f/unseal.c pam_u2f/unseal.h \
 	pam_u2f/remote.c pam_u2f/remote.h \
 	pam_u2f/remoteflow.c pam_u2f/remoteflow.h \
 	pam_u2f/remsess.c pam_u2f/remsess.h \

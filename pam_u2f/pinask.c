@@ -11,6 +11,7 @@
 
 #include <security/pam_modules.h>
 
+#include "args.h"
 #include "base/err.h"
 #include "base/util.h"
 #include "converse.h"
@@ -38,7 +39,10 @@ pinask_get(void *arg, const char *dev, char *pin, size_t cap)
 	size_t n;
 	int r;
 
-	snprintf(prompt, sizeof(prompt), PINASK_PROMPT, dev);
+	if (args_presence(&c->opt))
+		snprintf(prompt, sizeof(prompt), PINASK_PROMPT_TOUCH, dev);
+	else
+		snprintf(prompt, sizeof(prompt), PINASK_PROMPT, dev);
 	if ((r = converse_ask(c->pamh, PAM_PROMPT_ECHO_OFF, prompt, &answer)) !=
 	    ERR_OK)
 		return r;

@@ -9,8 +9,11 @@
 #include "callctx.h"
 #include "proto/proto.h"
 
-/* pam-u2f's PIN prompt, naming the key (PAM_PROMPT_ECHO_OFF). */
+/* pam-u2f's PIN prompt, naming the key (PAM_PROMPT_ECHO_OFF); when the
+ * touch follows the PIN, the prompt says so (a front end that drops
+ * TEXT_INFO, as sddm does, never shows the cue: pam_u2f(8), DESKTOPS). */
 #define PINASK_PROMPT "Please enter the PIN for %s: "
+#define PINASK_PROMPT_TOUCH "Please enter the PIN for %s, then touch the key: "
 #define PINASK_IS_PASSWORD                                                     \
 	"The PIN typed is the password of this login: it was not sent to "     \
 	"the security key (each wrong PIN costs one of the key's tries, and "  \

@@ -20,6 +20,7 @@
 #include "usermsg.h"
 #include "usermsg_text.h"
 #include "touchwait.h"
+#include "unseal.h"
 #include "transport/hidraw_why.h"
 #include "base/util.h"
 
@@ -35,8 +36,10 @@ touch_sleep(int ms)
 }
 
 /* Called by auth_run once a key holding a credential is there (or at
- * once with nodetect), before the wait for the touch. */
-static void
+ * once with nodetect), before the wait for the touch. A cue the
+ * conversation could not show is ERR_CANCELLED: auth_run then stops at
+ * once, the keys cancelled (the login fails without a touch). */
+static int
 touch_cue(void *arg)
 {
 	struct call *c = arg;
@@ -45,7 +48,7 @@ touch_cue(void *arg)
 	c->waited = true;
 	pending_create(c);
 	if (c->cued)
-		return; /* shown while waiting for a card already */
+		return c->cue_err; /* shown while waiting for a card already */
 	c->cued = true;
 	/* The default cue says "tap" too when a key is on a reader; a
 	 * configured one is shown as it is. */
@@ -53,6 +56,20 @@ touch_cue(void *arg)
 		cue = CONF_CUE_TAP;
 	if (c->opt.cue && converse_show(c->pamh, PAM_TEXT_INFO, cue) != ERR_OK)
 		c->cue_err = ERR_CANCELLED;
+	return c->cue_err;
+}
+
+/* auth_run's cue: the first for the first touch (not shown again if
+ * shown while waiting for a card); a later one is for another touch
+ * (after a PIN typed once a touch picked the key), shown again. */
+static int
+touch_cue_auth(void *arg)
+{
+	struct call *c = arg;
+
+	if (c->auth_cues++ > 0)
+		c->cued = false;
+	return touch_cue(c);
 }
 
 /* devices= names a reader and no key could be opened: wait for a card
@@ -66,9 +83,8 @@ touch_wait_card(struct call *c, bool arrival, int64_t deadline)
 	int r;
 
 	c->tap = true;
-	touch_cue(c);
-	if (c->cue_err != ERR_OK)
-		return c->cue_err;
+	if ((r = touch_cue(c)) != ERR_OK)
+		return r;
 	debug_msg(&c->dbg, "no key yet: waiting up to %d ms for a card on %s",
 	    util_ms_left(deadline),
 	    arrival ? "a reader (another one)" : "a reader");
@@ -172,11 +188,14 @@ touch_run(struct call *c)
 	size_t ndevs = 0;
 	struct auth_req req;
 	struct auth_result res;
+	struct unseal us;
 	int64_t deadline = 0;
 	int r;
 
+	memset(&us, 0, sizeof(us));
 	if ((r = touch_devices(c, &deadline, &devs, &ndevs)) != ERR_OK)
 		goto fail;
+	unseal_prepare(c, &us);
 	pinask_init(&pin, c);
 	memset(&req, 0, sizeof(req));
 	req.creds = c->creds;
@@ -190,8 +209,9 @@ touch_run(struct call *c)
 	req.pin = &pin;
 	req.timeout_ms = util_ms_left(deadline);
 	req.log = &c->dbg.log;
-	req.cue = touch_cue;
+	req.cue = touch_cue_auth;
 	req.cue_arg = c;
+	req.hmac_salt = us.salts;
 	c->tap = dev_any_tap(devs, ndevs);
 	r = auth_run(devs, ndevs, &req, &res);
 	pending_remove(c);
@@ -199,19 +219,21 @@ touch_run(struct call *c)
 		debug_err(&c->dbg, "the cue could not be shown");
 		r = c->cue_err;
 	}
-	if (r == ERR_OK)
+	if (r == ERR_OK) {
 		debug_msg(&c->dbg,
 		    "credential %zu verified on %s "
 		    "(counter %lu)",
 		    res.cred_index + 1, xport_path(devs[res.dev_index]->ctx.x),
 		    (unsigned long)res.assertion.counter);
-	else {
+		unseal_finish(c, &us, &res);
+	} else {
 		debug_err(&c->dbg, "authentication failed: %s", err_str(r));
 		if (c->cue_err == ERR_OK)
 			tell_auth_failed(c, r, devs, ndevs, deadline);
 	}
 	auth_result_clear(&res);
 fail:
+	unseal_clear(&us);
 	dev_close_all(devs, ndevs);
 	return r;
 }

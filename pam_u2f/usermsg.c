@@ -252,3 +252,12 @@ tell_remote_no_keys(struct call *c)
 	snprintf(msg, sizeof(msg), TELL_REMOTE_NO_KEYS, c->user);
 	tell_show(c, msg);
 }
+
+void
+tell_policy_refused(struct call *c, const char *why)
+{
+	char msg[TELL_MAX];
+
+	snprintf(msg, sizeof(msg), TELL_POLICY_REFUSED, c->user, why);
+	tell_show(c, msg);
+}

@@ -49,4 +49,8 @@ void tell_remote_agent_refused(struct call *c);
 /* remote=agent: the user has no @ssh-sk line (or authcmd= key). */
 void tell_remote_no_keys(struct call *c);
 
+/* attestation = required refused every credential of the user: why is
+ * the first reason (common/policy/policy.h's sentence). */
+void tell_policy_refused(struct call *c, const char *why);
+
 #endif

@@ -74,4 +74,8 @@
 	"your agent forwarded, register one with: pamu2fcfg --ssh-agent "      \
 	"(or ask an administrator)."
 
+/* attestation = required refused the user's keys (pam_u2f.conf(5)). */
+#define TELL_POLICY_REFUSED                                                    \
+	"The security key registered for %s is not an approved model here "    \
+	"(%s). Ask the administrator which keys are approved."
 #endif

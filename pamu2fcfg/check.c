@@ -17,13 +17,14 @@ struct cue_arg {
 	bool tap; /* a key on a reader: "touch or tap" */
 };
 
-static void
+static int
 cue(void *arg)
 {
 	const struct cue_arg *a = arg;
 
 	tool_msg("%s the security key to authenticate %s",
 	    a->tap ? "touch or tap" : "touch", a->o->user);
+	return ERR_OK;
 }
 
 /* No key holds any of creds: say for which origins (the rp ids asked
@@ -53,8 +54,9 @@ say_not_held(const struct tool_opts *o, const struct cred *creds, size_t n)
 	    second != NULL ? second : "");
 }
 
-static int
-authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
+int
+check_authenticate(const struct tool_opts *o, const struct cred *creds,
+    size_t n, const uint8_t *const *salts, struct auth_result *out)
 {
 	struct tool_pin tp = {o->pin_stdin, NULL};
 	const struct proto_pin pin = {
@@ -84,6 +86,7 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 	req.cue = cue;
 	ca.tap = dev_any_tap(devs, ndevs);
 	req.cue_arg = &ca;
+	req.hmac_salt = salts;
 	r = auth_run(devs, ndevs, &req, &res);
 	if (r == ERR_OK)
 		printf("ok: credential %zu on %s\n", res.cred_index + 1,
@@ -97,6 +100,10 @@ authenticate(const struct tool_opts *o, const struct cred *creds, size_t n)
 		enroll_explain_open(o, r);
 	else if (r != ERR_OK)
 		tool_msg("authentication failed: %s", err_str(r));
+	if (r == ERR_OK && out != NULL) {
+		*out = res;
+		util_wipe(&res, sizeof(res));
+	}
 	auth_result_clear(&res);
 fail:
 	dev_close_all(devs, ndevs);
@@ -118,7 +125,7 @@ check_run(const struct tool_opts *o)
 		r = manage_load(o, path, &creds, &n);
 	if (r != ERR_OK)
 		goto fail;
-	r = authenticate(o, creds, n);
+	r = check_authenticate(o, creds, n, NULL, NULL);
 	if (r == ERR_OK && fflush(stdout) == EOF)
 		r = ERR_IO;
 fail:

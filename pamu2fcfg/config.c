@@ -57,6 +57,8 @@ config_apply(struct tool_opts *o)
 	conf_merge(&c, &o->cf, CONF_IN_TOOL);
 	conf_merge(&o->cf, &c, CONF_IN_TOOL);
 	config_authcmd(o, &c);
+	o->cf.policy = c.policy; /* the policy section: the file's only */
+	c.policy = NULL;
 fail:
 	conf_free(&c);
 	return r;

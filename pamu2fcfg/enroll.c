@@ -325,6 +325,7 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.uv = o->uv;
 	req.resident = o->resident;
 	req.cred_protect = o->cred_protect;
+	req.hmac_secret = o->hmac_secret;
 	req.pin_cb = &pin;
 	req.exclude = excl; /* a FIDO2 key holding one refuses */
 	req.nexclude = nexcl;
@@ -334,7 +335,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 	req.user.name = o->user;
 	req.user.display_name = o->user;
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK ||
-	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK)
+	    (r = util_random(user_id, sizeof(user_id))) != ERR_OK ||
+	    (r = tool_policy_ready(o)) != ERR_OK)
 		goto fail;
 	enroll_say_touch(o, devs, n, touch, sizeof(touch));
 	tp.then = touch;
@@ -349,6 +351,8 @@ enroll_register(const struct tool_opts *o, struct dev **devs, size_t n,
 		goto fail;
 	if (o->verbose && idx < n)
 		show_verbose(o, &res, devs[idx]);
+	if ((r = tool_policy_enroll(o, &res)) != ERR_OK)
+		goto fail;
 	res.cred.flags = (o->no_presence ? 0 : CRED_PRESENCE) |
 	    (o->uv ? CRED_VERIFICATION : 0) | (o->pin ? CRED_PIN : 0) |
 	    (o->resident ? CRED_RESIDENT : 0);

@@ -34,7 +34,10 @@ enum {
 	OPT_AUDIT,
 	OPT_UIDS,
 	OPT_LOGIN_DEFS,
-	OPT_SSH_AGENT
+	OPT_SSH_AGENT,
+	OPT_WRAP,
+	OPT_SECRET_STDIN,
+	OPT_HMAC
 };
 
 #define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
@@ -71,6 +74,9 @@ static const struct option long_opts[] = {
     {"uids", required_argument, NULL, OPT_UIDS},
     {"login-defs", required_argument, NULL, OPT_LOGIN_DEFS},
     {"ssh-agent", no_argument, NULL, OPT_SSH_AGENT},
+    {"wrap-secret", optional_argument, NULL, OPT_WRAP},
+    {"secret-stdin", no_argument, NULL, OPT_SECRET_STDIN},
+    {"hmac-secret", no_argument, NULL, OPT_HMAC},
     {NULL, 0, NULL, 0},
 };
 
@@ -114,6 +120,10 @@ static const char usage_text[] =
     "      --remove N [FILE]    remove the user's credential number N\n"
     "      --check [FILE]       authenticate now against the user's "
     "credentials\n"
+    "      --hmac-secret        register with the hmac-secret extension\n"
+    "      --wrap-secret [FILE] seal the login password under the key, for\n"
+    "                           the keyring (FILE.secrets; touch and PIN)\n"
+    "      --secret-stdin       read that password from standard input\n"
     "      --audit [FILE]       list the users with a login shell who have "
     "no key\n"
     "                           yet (exit 0: none); users: root and uids\n"
@@ -271,8 +281,8 @@ static bool
 set_mode(struct tool_opts *o, enum tool_mode m, const char *file)
 {
 	if (o->mode != TOOL_PRINT) {
-		tool_msg("--add, --list, --remove, --check and --audit exclude "
-			 "each other");
+		tool_msg("--add, --list, --remove, --check, --audit and "
+			 "--wrap-secret exclude each other");
 		return false;
 	}
 	o->mode = m;
@@ -405,6 +415,14 @@ parse_one(struct tool_opts *o, int c, const char *arg, int *status)
 		return set_mode(o, TOOL_AUDIT, arg);
 	case OPT_SSH_AGENT:
 		o->ssh_agent = true;
+		return true;
+	case OPT_WRAP:
+		return set_mode(o, TOOL_WRAP, arg);
+	case OPT_SECRET_STDIN:
+		o->secret_stdin = true;
+		return true;
+	case OPT_HMAC:
+		o->hmac_secret = true;
 		return true;
 	case OPT_UIDS:
 		return parse_uids(o, arg);
@@ -571,6 +589,10 @@ check_combination(struct tool_opts *o, int argc, char **argv)
 	}
 	if ((o->uids_set || o->login_defs != NULL) && o->mode != TOOL_AUDIT) {
 		tool_msg("--uids and --login-defs only apply to --audit");
+		return false;
+	}
+	if (o->secret_stdin && o->mode != TOOL_WRAP) {
+		tool_msg("--secret-stdin only applies to --wrap-secret");
 		return false;
 	}
 	if (o->nouser && o->mode != TOOL_PRINT) {

@@ -40,6 +40,9 @@ main(int argc, char **argv)
 	case TOOL_CHECK:
 		status = check_run(&o);
 		break;
+	case TOOL_WRAP:
+		status = wrap_run(&o);
+		break;
 	case TOOL_AUDIT:
 		status = audit_run(&o);
 		break;

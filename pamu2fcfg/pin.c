@@ -45,15 +45,27 @@ pin_read_line(int fd, char *buf, size_t cap)
 static int
 pin_from_tty(const char *dev, char *pin, size_t cap)
 {
+	char prompt[512];
+
+	snprintf(prompt, sizeof(prompt), "Enter PIN for %s: ", dev);
+	return tool_read_hidden(false, prompt, pin, cap);
+}
+
+int
+tool_read_hidden(bool from_stdin, const char *prompt, char *buf, size_t cap)
+{
 	struct termios old, quiet;
 	int fd, r;
 
+	if (from_stdin)
+		return pin_read_line(STDIN_FILENO, buf, cap);
 	if ((fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)) < 0) {
-		tool_msg("a PIN is needed and there is no terminal to ask "
-			 "on (use --pin-stdin)");
+		tool_msg("a PIN or password is needed and there is no "
+			 "terminal to ask on (use --pin-stdin, "
+			 "--secret-stdin)");
 		return ERR_CANCELLED;
 	}
-	dprintf(fd, "Enter PIN for %s: ", dev);
+	dprintf(fd, "%s", prompt);
 	if (tcgetattr(fd, &old) != 0) {
 		close(fd);
 		return ERR_IO;
@@ -61,7 +73,7 @@ pin_from_tty(const char *dev, char *pin, size_t cap)
 	quiet = old;
 	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
 	(void)tcsetattr(fd, TCSAFLUSH, &quiet);
-	r = pin_read_line(fd, pin, cap);
+	r = pin_read_line(fd, buf, cap);
 	(void)tcsetattr(fd, TCSAFLUSH, &old);
 	dprintf(fd, "\n");
 	close(fd);

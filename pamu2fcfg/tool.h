@@ -34,7 +34,8 @@ enum tool_mode {
 	TOOL_LIST,
 	TOOL_REMOVE,
 	TOOL_CHECK,
-	TOOL_AUDIT
+	TOOL_AUDIT,
+	TOOL_WRAP /* --wrap-secret */
 };
 
 /* root working on another user's default mapping file (asuser.c). */
@@ -69,10 +70,12 @@ struct tool_opts {
 	bool resident;    /* -r: a discoverable credential (key handle "*") */
 	int cred_protect; /* -c: credProtect level 1-3; 0: not asked */
 	bool pin_stdin;   /* --pin-stdin: read the PIN from standard input */
-	bool passkey;     /* --format=passkey or ldif: SSSD's passkey: value */
-	bool ldif;        /* --format=ldif: that value in an LDIF change */
-	char *dn;         /* --dn: the entry the LDIF change modifies */
-	char *attribute;  /* --attribute: its attribute (NULL: passkey) */
+	bool secret_stdin; /* --secret-stdin: the password, from stdin */
+	bool hmac_secret;  /* --hmac-secret: register with the extension */
+	bool passkey;      /* --format=passkey or ldif: SSSD's passkey: value */
+	bool ldif;         /* --format=ldif: that value in an LDIF change */
+	char *dn;          /* --dn: the entry the LDIF change modifies */
+	char *attribute;   /* --attribute: its attribute (NULL: passkey) */
 	bool debug;
 	bool verbose;
 	unsigned long uid_min, uid_max; /* --uids, for --audit */
@@ -265,6 +268,22 @@ int sshagent_run(const struct tool_opts *o);
 
 /* check.c: --check. */
 int check_run(const struct tool_opts *o);
+/* Authenticate now against creds (what --check does, and says);
+ * salts: hmac-secret salts, one per credential, or NULL; out, if not
+ * NULL, gets the verified result (auth_result_clear it). */
+struct auth_result;
+int check_authenticate(const struct tool_opts *o, const struct cred *creds,
+    size_t n, const uint8_t *const *salts, struct auth_result *out);
+
+/* wrap.c: --wrap-secret: the login password sealed under the key's
+ * hmac-secret output, in the mapping file's secrets file
+ * (common/auth/secret.h). */
+int wrap_run(const struct tool_opts *o);
+/* pin.c: one line from the terminal without echo, after prompt (no
+ * terminal: ERR_CANCELLED, told), or with from_stdin from standard
+ * input. Wiped on failure. */
+int tool_read_hidden(
+    bool from_stdin, const char *prompt, char *buf, size_t cap);
 
 /* audit.c: --audit [FILE]: print "USER<TAB>no key<TAB>FILE: why" (or
  * "cannot check") for each user with a login shell, uid 0 or in UID_MIN
@@ -272,5 +291,19 @@ int check_run(const struct tool_opts *o);
  * credentials; with -v "key" lines too. TOOL_EXIT_OK only when every such
  * user has a key. o->user and o->as are changed. */
 int audit_run(struct tool_opts *o);
+
+/* attpolicy.c: under pam_u2f.conf's policy (o->cf.policy), check the
+ * new registration's evidence as the module will at login, and move it
+ * into res->cred (stored on the line). attestation = required and the
+ * key fails: told why, ERR_DENIED; optional: a warning, ERR_OK; none or
+ * no section: nothing stored, ERR_OK. A policy whose files cannot be
+ * read or verified: told, and ERR_CONFIG under required (under optional
+ * a warning, and the evidence is stored unchecked). */
+struct reg_result;
+int tool_policy_enroll(const struct tool_opts *o, struct reg_result *res);
+/* Under attestation = required, whether the policy's files can be read
+ * and verified, before the user is asked to touch a key: ERR_OK, or told
+ * why and ERR_CONFIG (ERR_NOMEM). */
+int tool_policy_ready(const struct tool_opts *o);
 
 #endif

@@ -19,7 +19,8 @@ allowed() {	# allowed FOLDER: the folders FOLDER may include
 	proto) echo "base crypto transport proto" ;;
 	device) echo "base crypto transport proto device" ;;
 	auth) echo "base crypto ssh transport proto device auth" ;;
-	pam_u2f | pamu2fcfg) echo "base crypto ssh mapping conf transport proto device auth $1" ;;
+	policy) echo "base crypto conf transport proto policy" ;;
+	pam_u2f | pamu2fcfg) echo "base crypto ssh mapping conf transport proto device auth policy $1" ;;
 	ldap) echo "base conf ldap" ;;
 	*) echo "" ;;
 	esac

@@ -293,6 +293,9 @@ tools/deps.sh build test || { echo "0 passed, 1 failed"; exit 1; }
 # directory its tests read.
 PU_OPENSSH_DIR=$(tools/openssh-private.sh) || { echo "0 passed, 1 failed"; exit 1; }
 export PU_OPENSSH_DIR
+# GNOME Keyring unpacked for tests/tool/keyring.sh (never installed).
+PU_KEYRING_DIR=$(tools/keyring-private.sh) || { echo "0 passed, 1 failed"; exit 1; }
+export PU_KEYRING_DIR
 case " $stages " in *" vm "*|*" deb "*) tools/deps.sh vm || { echo "0 passed, 1 failed"; exit 1; } ;; esac
 # stage gcc's configure arguments: the shipped ones, and -Werror
 eval "gcc_flags=(CC=gcc --enable-werror $(shipped_flags))"

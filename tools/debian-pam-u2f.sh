@@ -21,14 +21,10 @@ cache=${VM_CACHE:-/var/tmp/pam-u2f-vm}
 dir=$cache/debian-pam-u2f
 die() { echo "debian-pam-u2f.sh: $*" >&2; exit 1; }
 
-mkdir -p "$cache"
-# Root loads this module (sudo in the VM, the benchmarks' PAM driver):
-# the directory must be ours (or root's), writable by nobody else.
-own=$(stat -c %u "$cache")
-[ "$own" = "$(id -u)" ] || [ "$own" = 0 ] ||
-    die "$cache belongs to uid $own: use a directory of your own (VM_CACHE)"
-[ -z "$(find "$cache" -maxdepth 0 -perm /022)" ] ||
-    die "$cache is writable by group or others"
+# Root loads this module (sudo in the VM, the benchmarks' PAM driver).
+# shellcheck source=tools/cachedir.lib
+. "$(dirname "$0")/cachedir.lib"
+cachedir_safe "$cache"
 
 if [ -z "${VM_REFRESH:-}" ] && [ -s "$dir/version" ] &&
     [ -f "$dir/pam_u2f.so" ] && [ -x "$dir/pamu2fcfg" ]; then

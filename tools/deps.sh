@@ -8,7 +8,8 @@
 #          pcscd, vsmartcard, python3-fido2, licensecheck, ...: about 1.6 GB;
 #          libfido2-1 for ssh-sk-helper of tools/openssh-private.sh)
 #   vm     tests/vm (qemu, the peers' tools; Debian's pam-u2f is fetched
-#          and unpacked by tools/debian-pam-u2f.sh, never installed)
+#          and unpacked by tools/debian-pam-u2f.sh, the desktop programs
+#          of group 75-desktop by tools/desktop-debs.sh, never installed)
 #   bench  bench/
 #   deb    dpkg-buildpackage: build-essential, debhelper, dpkg-dev (with
 #          the build set, every Build-Depends of debian/control)

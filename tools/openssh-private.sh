@@ -37,23 +37,10 @@ if [ -z "${OPENSSH_REFRESH:-}" ] && ready; then
 	exit 0
 fi
 
-parent=$(dirname "$dir")
-mkdir -p "$parent"
-# The tests run these programs (as root in CI): the directory must be
-# ours (or root's), writable by nobody else.
-own=$(stat -c %u "$parent")
-[ "$own" = "$(id -u)" ] || [ "$own" = 0 ] ||
-    die "$parent belongs to uid $own: use a directory of your own (PU_OPENSSH_DIR)"
-case $parent in
-/tmp | /var/tmp) ;; # sticky: others cannot replace what we create
-*) [ -z "$(find "$parent" -maxdepth 0 -perm /022)" ] ||
-    die "$parent is writable by group or others" ;;
-esac
-
-candidate() {	# candidate PKG: apt's candidate version of PKG
-	apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }'
-}
-ver=$(candidate openssh-tests)
+# shellcheck source=tools/privdebs.lib
+. "$(dirname "$0")/privdebs.lib"
+privdebs_parent "$dir" PU_OPENSSH_DIR
+ver=$(privdebs_candidate openssh-tests)
 case $ver in
 "" | "(none)") die "apt knows no openssh-tests (apt-get update?)" ;;
 esac
@@ -62,21 +49,10 @@ pkgs="openssh-client openssh-server openssh-sftp-server openssh-tests"
 exec 9>"$dir.lock"	# two runs at once: one fetch
 flock 9
 tmp=$dir.tmp
-rm -rf "$tmp"
-mkdir -p "$tmp/debs" "$tmp/root"
-chmod 755 "$tmp"
-# As root, apt's _apt sandbox user cannot write here: skip it.
-sandbox=""
-[ "$(id -u)" -ne 0 ] || sandbox="-o APT::Sandbox::User=root"
 list=""
 for p in $pkgs; do list="$list $p=$ver"; done
-# shellcheck disable=SC2086 # $sandbox, $list: one word each
-(cd "$tmp/debs" && apt-get download -q $sandbox $list >&2) ||
-    die "apt-get download$list failed"
-for deb in "$tmp"/debs/*.deb; do
-	dpkg-deb -x "$deb" "$tmp/root" || die "dpkg-deb -x $deb failed"
-done
-rm -rf "$tmp/debs" "$tmp/root/usr/share/doc" "$tmp/root/usr/share/man"
+# shellcheck disable=SC2086 # $list: words
+privdebs_unpack "$tmp" $list
 for f in usr/bin/ssh usr/bin/ssh-agent usr/bin/ssh-add usr/bin/ssh-keygen \
     usr/sbin/sshd usr/lib/openssh/ssh-sk-helper; do
 	[ -x "$tmp/root/$f" ] || die "no $f in OpenSSH $ver"

@@ -29,6 +29,8 @@ struct auth_pin {
 	char pin[AUTH_PIN_MAX];
 	char dev[AUTH_DEV_MAX]; /* the key it was typed for */
 	int state;              /* 0 not asked yet, 1 have it, else the error */
+	int64_t answered;       /* when the user gave it (util_now_ms) */
+	bool fresh;             /* given since the loop last looked */
 };
 
 static int
@@ -44,8 +46,11 @@ auth_pin_get(void *arg, const char *dev, char *pin, size_t cap)
 		snprintf(ap->dev, sizeof(ap->dev), "%s", dev);
 		ap->state =
 		    ap->user->get(ap->user->arg, dev, ap->pin, sizeof(ap->pin));
-		if (ap->state == ERR_OK)
+		if (ap->state == ERR_OK) {
 			ap->state = 1;
+			ap->answered = util_now_ms();
+			ap->fresh = true;
+		}
 	}
 	if (ap->state != 1)
 		return ap->state;
@@ -93,19 +98,47 @@ struct auth_set {
 	bool pin_went; /* a key was let through to its PIN unpicked */
 	bool picking;  /* the keys at the gate wait for the user's pick */
 	bool chosen;   /* the user picked a key: the others are cancelled */
+	/* The PIN of the operation (NULL: none) and the time the touch is
+	 * given, counted again from the moment the PIN is typed. */
+	struct auth_pin *pin;
+	int touch_ms;
 };
 
-/* The cue, once: at once for U2F keys (they need the touch from the
- * first request on), on the first "user presence needed" keepalive for
- * CTAP2 keys (after a PIN, say, not before). Not for a registration. */
-static void
+/* The cue, once per touch: at once for U2F keys (they need the touch
+ * from the first request on), on the first "user presence needed"
+ * keepalive for CTAP2 keys (after a PIN, say, not before; and again
+ * after a PIN typed once the user picked a key with a touch). Not for
+ * a registration.
+ * An error (the conversation failed) stops the operation: the keys are
+ * cancelled, never left waiting for a touch no one was asked for. */
+static int
 auth_cue(struct auth_set *s)
 {
 	if (s->cued || s->req == NULL)
-		return;
+		return ERR_OK;
 	s->cued = true;
-	if (s->req->cue != NULL)
-		s->req->cue(s->req->cue_arg);
+	return s->req->cue != NULL ? s->req->cue(s->req->cue_arg) : ERR_OK;
+}
+
+/* A PIN was typed since the last look: the touch gets its whole time
+ * from now on (the time spent typing is not taken from it), and a cue
+ * shown before the PIN (for the touch that picked the key) is shown
+ * again when the key next waits for a touch. */
+static void
+auth_pin_restart(struct auth_set *s, struct wait *w)
+{
+	int64_t d;
+
+	if (s->pin == NULL || !s->pin->fresh)
+		return;
+	s->pin->fresh = false;
+	s->cued = false;
+	d = s->pin->answered + s->touch_ms;
+	if (d > w->deadline) {
+		w->deadline = d;
+		log_msg(s->log, "%s: PIN given: %d ms for the touch from now",
+		    s->fn, util_ms_left(d));
+	}
 }
 
 int
@@ -231,8 +264,10 @@ auth_loop(struct auth_set *s, int64_t deadline, size_t *winner,
 			continue;
 		}
 		auth_pin_rule(s);
-		if (d->proto->wants_touch(&d->ctx))
-			auth_cue(s);
+		auth_pin_restart(s, &w);
+		if (d->proto->wants_touch(&d->ctx) &&
+		    (r = auth_cue(s)) != ERR_OK)
+			break;
 	}
 	wait_free(&w);
 	auth_cancel_others(s, r == ERR_OK ? *winner : SIZE_MAX);
@@ -296,6 +331,7 @@ auth_assert_req(
 	ar->presence = req->presence;
 	ar->probe = !req->nodetect;
 	ar->pin_gate = true;
+	ar->hmac_salt = req->hmac_salt;
 }
 
 static int
@@ -303,13 +339,15 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
     struct auth_result *res, bool *active, int64_t deadline)
 {
 	struct auth_set s = {devs, ndevs, active, req->log, "auth_run",
-	    &res->assertion, NULL, req, false, false, false, false};
+	    &res->assertion, NULL, req, false, false, false, false, NULL,
+	    req->timeout_ms};
 	struct assert_req ar;
 	struct auth_pin ap;
 	size_t nactive = 0;
 	int r, dev_err = ERR_OK;
 
 	auth_assert_req(req, &ar, &ap);
+	s.pin = ar.pin_cb != NULL ? &ap : NULL;
 	if ((r = util_random(ar.cdh, sizeof(ar.cdh))) != ERR_OK ||
 	    (r = auth_begin_all(&s, &ar, deadline, &nactive, &dev_err)) !=
 		ERR_OK)
@@ -322,8 +360,10 @@ auth_wait_assert(struct dev **devs, size_t ndevs, const struct auth_req *req,
 		goto fail;
 	}
 	auth_pin_rule(&s);
-	if (auth_cue_at_once(&s))
-		auth_cue(&s);
+	if (auth_cue_at_once(&s) && (r = auth_cue(&s)) != ERR_OK) {
+		auth_cancel_others(&s, SIZE_MAX);
+		goto fail;
+	}
 	r = auth_loop(&s, deadline, &res->dev_index, &res->wait);
 	if (r == ERR_WRONG_KH && dev_err != ERR_OK)
 		r = dev_err;
@@ -370,7 +410,7 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
     struct reg_result *out, size_t *dev_index, const struct log *lg, int ms)
 {
 	struct auth_set s = {devs, ndevs, NULL, lg, __func__, NULL, out, NULL,
-	    false, false, false, false};
+	    false, false, false, false, NULL, ms};
 	int64_t deadline = util_now_ms() + ms;
 	struct reg_req rq = *req;
 	size_t i, nactive = 0;
@@ -383,6 +423,7 @@ auth_register(struct dev **devs, size_t ndevs, const struct reg_req *req,
 		return ERR_NOMEM;
 	rq.pin_cb = auth_pin_init(&ap, req->pin_cb);
 	rq.pin_gate = true;
+	s.pin = rq.pin_cb != NULL ? &ap : NULL;
 	for (i = 0; i < ndevs; i++) {
 		if ((r = dev_register_begin(devs[i], &rq, deadline)) ==
 		    ERR_OK) {

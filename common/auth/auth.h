@@ -25,14 +25,24 @@ struct auth_req {
 	 * only when a key needs it; wiped after) and telling them about
 	 * it. NULL: credentials that need a PIN cannot be used. */
 	const struct proto_pin *pin;
-	int timeout_ms; /* for the touch */
+	/* For the touch; when a PIN is asked, counted again from the moment
+	 * it is typed (the time spent typing it is not taken from it). */
+	int timeout_ms;
 	const struct log *log;
-	/* Called once, after the probe found a key holding a credential
-	 * and before waiting for the touch (the "cue"): at once when a U2F
-	 * key is asked, else when a CTAP2 key first says it waits for the
-	 * user's presence (KEEPALIVE UPNEEDED). May be NULL. */
-	void (*cue)(void *arg);
+	/* Called once per touch, after the probe found a key holding a
+	 * credential and before waiting for the touch (the "cue"): at once
+	 * when a U2F key is asked, else when a CTAP2 key first says it
+	 * waits for the user's presence (KEEPALIVE UPNEEDED); a second time
+	 * when a PIN typed after a first touch (the user's pick of a key)
+	 * is followed by another. May be NULL. An error it
+	 * returns (the cue could not be shown) ends auth_run with that
+	 * error, every key cancelled. */
+	int (*cue)(void *arg);
 	void *cue_arg;
+	/* hmac-secret salts, one per credential (NULL entries: none), or
+	 * NULL (assert_req.hmac_salt): the output comes back in
+	 * auth_result.assertion.hmac_secret. */
+	const uint8_t *const *hmac_salt;
 };
 
 struct auth_result {

@@ -32,9 +32,11 @@ cred_clear(struct cred *c)
 		return;
 	util_freezero(c->kh, c->kh_len);
 	util_freezero(c->pk, c->pk_len);
+	free(c->att); /* public: certificates and a signature */
 	util_wipe(c, sizeof(*c));
 	c->kh = NULL;
 	c->pk = NULL;
+	c->att = NULL;
 }
 
 void

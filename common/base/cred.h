@@ -23,6 +23,10 @@ struct cred {
 	size_t pk_len;
 	int type;       /* COSE_* */
 	unsigned flags; /* CRED_* */
+	/* Attestation evidence stored with the credential (owned; opaque
+	 * here, proto/evidence.h reads it), or NULL. */
+	uint8_t *att;
+	size_t att_len;
 };
 
 /* "es256", "eddsa", "rs256" for a COSE_* type; NULL for anything else. */

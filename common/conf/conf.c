@@ -29,6 +29,7 @@
 #include "conffast.h"
 #include "confldap.h"
 #include "confldap_schema.h"
+#include "confpolicy_schema.h"
 #include "confscan.h"
 #include "base/err.h"
 #include "base/safefile.h"
@@ -200,16 +201,17 @@ conf_cfg_type(enum conf_type t)
 }
 
 /* The schema for one parse, from the file's rows of the options table;
- * opts has CONF_NKEYS + 3 entries, sec (the ldap section's)
- * CONF_LDAP_NKEYS + 2. */
+ * opts has CONF_NKEYS + 4 entries, sec (the ldap section's)
+ * CONF_LDAP_NKEYS + 2, psec (the policy section's) CONF_POLICY_NKEYS + 2. */
 static void
-conf_schema(cfg_opt_t *opts, cfg_opt_t *sec, struct conf_ctx *ctx)
+conf_schema(
+    cfg_opt_t *opts, cfg_opt_t *sec, cfg_opt_t *psec, struct conf_ctx *ctx)
 {
 	static const cfg_opt_t end = CFG_END();
 	const struct conf_opt *d;
 	size_t i;
 
-	memset(opts, 0, (CONF_NKEYS + 3) * sizeof(*opts));
+	memset(opts, 0, (CONF_NKEYS + 4) * sizeof(*opts));
 	for (i = 0; i < CONF_NKEYS; i++) {
 		d = conf_opt((enum conf_key)i);
 		opts[i].name = d->name;
@@ -228,6 +230,13 @@ conf_schema(cfg_opt_t *opts, cfg_opt_t *sec, struct conf_ctx *ctx)
 	opts[i].flags = CFGF_NODEFAULT;
 	opts[i].subopts = sec;
 	opts[i].validcb = conf_cb_ldap_section;
+	i++;
+	conf_schema_policy(psec, ctx);
+	opts[i].name = CONF_POLICY_SECTION;
+	opts[i].type = CFGT_SEC;
+	opts[i].flags = CFGF_NODEFAULT;
+	opts[i].subopts = psec;
+	opts[i].validcb = conf_cb_policy_section;
 	conf_schema_hidden(&opts[i + 1], ctx);
 	opts[i + 2] = end;
 }
@@ -301,11 +310,12 @@ conf_extract(cfg_t *cfg, struct conf *out)
 static int
 conf_parse(struct conf_ctx *ctx, const char *buf, struct conf *out)
 {
-	cfg_opt_t opts[CONF_NKEYS + 3], sec[CONF_LDAP_NKEYS + 2];
+	cfg_opt_t opts[CONF_NKEYS + 4], sec[CONF_LDAP_NKEYS + 2];
+	cfg_opt_t psec[CONF_POLICY_NKEYS + 2];
 	cfg_t *cfg = NULL;
 	int r;
 
-	conf_schema(opts, sec, ctx);
+	conf_schema(opts, sec, psec, ctx);
 	if (pthread_mutex_lock(&conf_mutex) != 0) {
 		conf_set_error(ctx, 0, "cannot lock the parser");
 		return ERR_SYSTEM;
@@ -320,8 +330,9 @@ conf_parse(struct conf_ctx *ctx, const char *buf, struct conf *out)
 		r = ERR_CONFIG;
 		goto fail;
 	}
-	if ((r = conf_extract(cfg, out)) == ERR_OK)
-		r = conf_extract_ldap(cfg, ctx);
+	if ((r = conf_extract(cfg, out)) == ERR_OK &&
+	    (r = conf_extract_ldap(cfg, ctx)) == ERR_OK)
+		r = conf_extract_policy(cfg, ctx);
 fail:
 	if (cfg != NULL)
 		cfg_free(cfg);
@@ -400,6 +411,12 @@ conf_parse_ctx(
 		r = conf_parse(ctx, copy, out);
 	free(copy);
 	conf_ldap_free(&ctx->ldap_scratch);
+	if (r == ERR_OK) { /* the policy section, if any, to the caller */
+		out->policy = ctx->policy;
+		ctx->policy = NULL;
+	}
+	conf_policy_free(ctx->policy);
+	ctx->policy = NULL;
 	return r;
 }
 

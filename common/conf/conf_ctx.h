@@ -12,6 +12,7 @@
 #include <confuse.h>
 
 #include "confldap.h"
+#include "confpolicy.h"
 #include "opts.h"
 
 #define CONF_CTX_OPT "pam_u2f conf ctx" /* hidden; see above */
@@ -31,6 +32,12 @@ struct conf_ctx {
 	int ldap_line[CONF_LDAP_NKEYS]; /* as line, in the section */
 	int ldap_sections;              /* how many were seen */
 	bool libconfuse_only;           /* never conf_fast (tests) */
+	/* The policy section: NULL until one is read (then owned by the
+	 * parse until conf.c hands it to struct conf). */
+	struct conf_policy *policy;
+	int policy_line[CONF_POLICY_NKEYS];
+	int policy_sections;
+	int policy_section_line;
 };
 
 /* The context of cfg (a section's too); NULL if it has none. */

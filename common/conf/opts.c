@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "confpolicy.h"
 #include "opts.h"
 #include "base/err.h"
 
@@ -514,6 +515,7 @@ conf_free(struct conf *c)
 		return;
 	for (k = 0; k < CONF_NOPTS; k++)
 		opt_clear(c, (enum conf_key)k);
+	conf_policy_free(c->policy);
 	memset(c, 0, sizeof(*c));
 }
 

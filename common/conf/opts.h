@@ -186,6 +186,9 @@ struct conf {
 	uint32_t set; /* 1u << key for every key set */
 	CONF_FIELDS
 	bool found; /* conf_load: the file existed and was read */
+	/* conf_load: the file's policy section (confpolicy.h), or NULL;
+	 * owned, freed by conf_free, never merged */
+	struct conf_policy *policy;
 };
 
 enum conf_type {

@@ -33,7 +33,6 @@
 #define ED25519_SIG_LEN 64
 #define RSA_SIG_LEN COSESIG_RSA_N
 #define AAGUID_LEN 16
-#define OID_FIDO_AAGUID "1.3.6.1.4.1.45724.1.1.4"
 
 /* An Ed25519 EVP_PKEY from its 32 raw bytes; ERR_PARSE if refused. The
  * point is checked first (edpoint_check): OpenSSL takes any 32 bytes. */
@@ -266,58 +265,17 @@ crypto_verify_cert_sig(const uint8_t *cert, size_t cert_len, int alg,
 	return r;
 }
 
-/* Basic constraints absent, or present once with CA false. */
-static int
-cert_not_ca(X509 *x)
-{
-	BASIC_CONSTRAINTS *bc;
-	int crit = 0, r;
-
-	bc = X509_get_ext_d2i(x, NID_basic_constraints, &crit, NULL);
-	if (bc == NULL)
-		return crit == -1 ? ERR_OK : ERR_VERIFY; /* -1: absent */
-	r = bc->ca ? ERR_VERIFY : ERR_OK;
-	BASIC_CONSTRAINTS_free(bc);
-	return r;
-}
-
-/* The id-fido-gen-ce-aaguid extension, if present (once, not critical),
- * holds an OCTET STRING of 16 bytes equal to aaguid. */
+/* The id-fido-gen-ce-aaguid extension, if present, equals aaguid. */
 static int
 cert_aaguid(X509 *x, const uint8_t aaguid[AAGUID_LEN])
 {
-	ASN1_OBJECT *oid = NULL;
-	ASN1_OCTET_STRING *os = NULL;
-	const ASN1_OCTET_STRING *data;
-	const unsigned char *p;
-	X509_EXTENSION *ext;
-	int i, r = ERR_VERIFY;
+	uint8_t got[AAGUID_LEN];
+	bool present = false;
 
-	if ((oid = OBJ_txt2obj(OID_FIDO_AAGUID, 1)) == NULL)
-		goto fail;
-	if ((i = X509_get_ext_by_OBJ(x, oid, -1)) < 0) {
-		r = ERR_OK;
-		goto fail;
-	}
-	if (X509_get_ext_by_OBJ(x, oid, i) >= 0 ||
-	    (ext = X509_get_ext(x, i)) == NULL ||
-	    X509_EXTENSION_get_critical(ext))
-		goto fail;
-	if ((data = X509_EXTENSION_get_data(ext)) == NULL)
-		goto fail;
-	p = ASN1_STRING_get0_data(data);
-	os = d2i_ASN1_OCTET_STRING(NULL, &p, ASN1_STRING_length(data));
-	if (os == NULL ||
-	    p != ASN1_STRING_get0_data(data) + ASN1_STRING_length(data))
-		goto fail;
-	if (ASN1_STRING_length(os) == AAGUID_LEN &&
-	    memcmp(ASN1_STRING_get0_data(os), aaguid, AAGUID_LEN) == 0)
-		r = ERR_OK;
-fail:
-	ASN1_OCTET_STRING_free(os);
-	ASN1_OBJECT_free(oid);
-	ERR_clear_error();
-	return r;
+	if (crypto_x509_aaguid(x, got, &present) != ERR_OK)
+		return ERR_VERIFY;
+	return !present || memcmp(got, aaguid, AAGUID_LEN) == 0 ? ERR_OK
+								: ERR_VERIFY;
 }
 
 /* The subject's one entry of nid as UTF-8 (*out, OPENSSL_free), or NULL
@@ -386,7 +344,7 @@ crypto_packed_cert_ok(const uint8_t *cert, size_t cert_len,
 		*why = "not an X.509 version 3 certificate";
 	else if ((*why = cert_subject(x)) != NULL)
 		;
-	else if (cert_not_ca(x) != ERR_OK)
+	else if (crypto_x509_not_ca(x) != ERR_OK)
 		*why = "basic constraints say CA (or are malformed)";
 	else if (cert_aaguid(x, aaguid) != ERR_OK)
 		*why = "its AAGUID extension is critical, malformed or not the "

@@ -5,6 +5,7 @@
 #ifndef PU_CRYPTO_OSSL_H
 #define PU_CRYPTO_OSSL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,5 +31,11 @@ int crypto_pkey_is_p256(EVP_PKEY *pkey);
  * malformed signatures are ERR_VERIFY. */
 int crypto_pkey_verify(EVP_PKEY *pkey, const char *md, const uint8_t *msg,
     size_t msg_len, const uint8_t *sig, size_t sig_len);
+/* attcert.c: basic constraints absent, or present once with CA false
+ * (ERR_OK, else ERR_VERIFY); and the id-fido-gen-ce-aaguid extension
+ * (ERR_OK with *present false when absent, or true and its 16 bytes in
+ * out; ERR_VERIFY when critical, repeated or malformed). */
+int crypto_x509_not_ca(X509 *x);
+int crypto_x509_aaguid(X509 *x, uint8_t out[16], bool *present);
 
 #endif

@@ -29,7 +29,13 @@
 #define AF_ES256_POINT 65
 #define AF_EDDSA_PK 32
 #define AF_OLD_PKHEX 130
-#define AF_MAX_FIELDS 4
+#define AF_MAX_FIELDS 5
+/* The evidence field (attestation statement, certificate chain, authData):
+ * base64 of at most AF_EVIDENCE_MAX bytes. */
+#define AF_EVIDENCE_MAX 12288
+#define AF_EVIDENCE_FIELD_MAX (4 * (AF_EVIDENCE_MAX / 3))
+#define AF_EVIDENCE_TAG "att=" /* the field starts with it */
+#define AF_EVIDENCE_TAG_LEN 4
 
 struct field {
 	const char *p;
@@ -87,14 +93,15 @@ field_is_nocase(const struct field *f, const char *s)
 
 typedef int (*decoder_fn)(const char *, size_t, uint8_t **, size_t *);
 
-/* Decode a non-empty, bounded field; anything but ERR_NOMEM is ERR_PARSE. */
+/* Decode a non-empty field of at most max characters; anything but
+ * ERR_NOMEM is ERR_PARSE. */
 static int
-decode_field(
-    decoder_fn dec, const struct field *f, uint8_t **out, size_t *outlen)
+decode_field_max(decoder_fn dec, const struct field *f, size_t max,
+    uint8_t **out, size_t *outlen)
 {
 	int r;
 
-	if (f->len == 0 || f->len > AF_FIELD_MAX)
+	if (f->len == 0 || f->len > max)
 		return ERR_PARSE;
 	if ((r = dec(f->p, f->len, out, outlen)) != ERR_OK)
 		return r == ERR_NOMEM ? r : ERR_PARSE;
@@ -104,6 +111,13 @@ decode_field(
 		return ERR_PARSE;
 	}
 	return ERR_OK;
+}
+
+static int
+decode_field(
+    decoder_fn dec, const struct field *f, uint8_t **out, size_t *outlen)
+{
+	return decode_field_max(dec, f, AF_FIELD_MAX, out, outlen);
 }
 
 static int
@@ -182,9 +196,24 @@ fix_pk(struct cred *c)
 	}
 }
 
-/* KH,PK,Type,Options */
+/* att=BASE64: the evidence, opaque here. */
 static int
-parse_current(const struct field *f, struct cred *c)
+parse_att(const struct field *f, struct cred *c)
+{
+	struct field b64 = *f;
+
+	if (f->len < AF_EVIDENCE_TAG_LEN ||
+	    memcmp(f->p, AF_EVIDENCE_TAG, AF_EVIDENCE_TAG_LEN) != 0)
+		return ERR_PARSE;
+	b64.p += AF_EVIDENCE_TAG_LEN;
+	b64.len -= AF_EVIDENCE_TAG_LEN;
+	return decode_field_max(
+	    b64_decode, &b64, AF_EVIDENCE_FIELD_MAX, &c->att, &c->att_len);
+}
+
+/* KH,PK,Type,Options[,att=Evidence] (nf 4 or 5) */
+static int
+parse_current(const struct field *f, size_t nf, struct cred *c)
 {
 	size_t khmax;
 	int r;
@@ -201,6 +230,8 @@ parse_current(const struct field *f, struct cred *c)
 	if (c->kh_len > khmax)
 		return ERR_PARSE;
 	if ((r = decode_field(b64_decode, &f[1], &c->pk, &c->pk_len)) != ERR_OK)
+		return r;
+	if (nf == AF_MAX_FIELDS && (r = parse_att(&f[4], c)) != ERR_OK)
 		return r;
 	return fix_pk(c);
 }
@@ -237,8 +268,8 @@ parse_cred(const char *s, size_t len, struct cred *c)
 	split_fields(s, len, f, &nf);
 	if (nf == 2)
 		r = parse_old(f, c);
-	else if (nf == 4)
-		r = parse_current(f, c);
+	else if (nf == 4 || nf == 5)
+		r = parse_current(f, nf, c);
 	else
 		r = ERR_PARSE;
 	if (r != ERR_OK)
@@ -389,12 +420,25 @@ format_kh(const struct cred *c, char **out)
 	return b64_encode(c->kh, c->kh_len, out);
 }
 
+/* The evidence field's text, "" when the credential has none. */
+static int
+format_att(const struct cred *c, char **out)
+{
+	if (c->att == NULL) {
+		*out = strdup("");
+		return *out != NULL ? ERR_OK : ERR_NOMEM;
+	}
+	if (c->att_len == 0 || c->att_len > AF_EVIDENCE_MAX)
+		return ERR_INVAL;
+	return b64_encode(c->att, c->att_len, out);
+}
+
 int
 authfile_format_cred(const struct cred *c, char **out)
 {
 	const unsigned known =
 	    CRED_PRESENCE | CRED_VERIFICATION | CRED_PIN | CRED_RESIDENT;
-	char *kh = NULL, *pk = NULL, *s = NULL;
+	char *kh = NULL, *pk = NULL, *att = NULL, *s = NULL;
 	size_t sz;
 	int r;
 
@@ -406,22 +450,25 @@ authfile_format_cred(const struct cred *c, char **out)
 	    cred_type_name(c->type) == NULL)
 		return ERR_INVAL;
 	if ((r = format_kh(c, &kh)) != ERR_OK ||
-	    (r = format_pk(c, &pk)) != ERR_OK)
+	    (r = format_pk(c, &pk)) != ERR_OK ||
+	    (r = format_att(c, &att)) != ERR_OK)
 		goto fail;
-	sz = strlen(kh) + strlen(pk) + 64;
+	sz = strlen(kh) + strlen(pk) + strlen(att) + 64;
 	if ((s = malloc(sz)) == NULL) {
 		r = ERR_NOMEM;
 		goto fail;
 	}
-	snprintf(s, sz, "%s,%s,%s,%s%s%s", kh, pk, cred_type_name(c->type),
+	snprintf(s, sz, "%s,%s,%s,%s%s%s%s%s", kh, pk, cred_type_name(c->type),
 	    (c->flags & CRED_PRESENCE) ? "+presence" : "",
 	    (c->flags & CRED_VERIFICATION) ? "+verification" : "",
-	    (c->flags & CRED_PIN) ? "+pin" : "");
+	    (c->flags & CRED_PIN) ? "+pin" : "",
+	    att[0] != '\0' ? "," AF_EVIDENCE_TAG : "", att);
 	*out = s;
 	r = ERR_OK;
 fail:
 	free(kh);
 	free(pk);
+	free(att);
 	return r;
 }
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Mapping ("authfile") lines: parse and format, from memory only.
  * Formats (see man/pam_u2f.8):
- *   current  user:KH,PK,Type,Options[:KH,PK,Type,Options...]
+ *   current  user:KH,PK,Type,Options[,att=Ev][:KH,PK,Type,Options...]
  *            KH standard base64 (or "*"), PK standard base64 of the raw key
  *            (es256: 64 bytes x||y), Type es256|eddsa|rs256 (any case),
- *            Options a subset of +presence +verification +pin (may be empty)
+ *            Options a subset of +presence +verification +pin (may be empty),
+ *            Ev (optional) standard base64 of the attestation
+ *            evidence pamu2fcfg stores under a policy (proto/evidence.h;
+ *            opaque here, kept in struct cred's att)
  *   old 1.0  user:KH,PKHEX[:KH,PKHEX...]  KH URL-safe base64 without
  *            padding, PKHEX 130 hex digits of the 65-byte point; such
  *            credentials get CRED_APPID | CRED_PRESENCE and type es256.
@@ -40,7 +43,9 @@
  *   Every line of the user is parsed; any malformed one is ERR_PARSE even
  *   if a later line would replace it. An empty credential ("user::X",
  *   "user:X:") is malformed.
- * - A credential has 2 comma-separated fields (old format) or 4 (current);
+ * - A credential has 2 comma-separated fields (old format) or 4 or 5
+ *   (current; the fifth, "att=" and the evidence, decodes to 1 to 12288
+ *   bytes);
  *   anything else is ERR_PARSE. Base64 and hex fields are limited to 4096
  *   characters; key handles to 255 bytes for es256 (U2F) and 1023 bytes
  *   otherwise; es256 public keys decode to 64 bytes (stored in struct cred

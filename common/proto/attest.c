@@ -284,3 +284,31 @@ attest_verify(const char *fmt, size_t fmt_len, const uint8_t *attstmt,
 		    err_str(rc));
 	return rc;
 }
+
+int
+attest_x5c(const uint8_t *attstmt, size_t attstmt_len, const uint8_t **certs,
+    size_t *lens, size_t max, size_t *n)
+{
+	struct cbor_rd r;
+	struct stmt s;
+	size_t i, count;
+
+	if (attstmt == NULL || certs == NULL || lens == NULL || n == NULL)
+		return ERR_INVAL;
+	*n = 0;
+	if (read_stmt(attstmt, attstmt_len, &s) != ERR_OK)
+		return ERR_PARSE;
+	if (s.x5c_raw == NULL)
+		return ERR_NOT_FOUND;
+	cbor_rd_init(&r, s.x5c_raw, s.x5c_raw_len);
+	if (cbor_get_array(&r, &count) != ERR_OK || count == 0)
+		return ERR_PARSE;
+	if (count > max)
+		return ERR_TOO_BIG;
+	for (i = 0; i < count; i++)
+		if (cbor_get_bytes(&r, &certs[i], &lens[i]) != ERR_OK ||
+		    lens[i] == 0)
+			return ERR_PARSE;
+	*n = count;
+	return ERR_OK;
+}

@@ -26,4 +26,12 @@ int attest_verify(const char *fmt, size_t fmt_len, const uint8_t *attstmt,
     const struct authdata *ad, const uint8_t cdh[32], const struct log *lg,
     uint8_t **cert, size_t *cert_len);
 
+/* The certificates of a statement's x5c (attstmt: the attStmt map's
+ * encoded bytes): certs[i] (lens[i] bytes) point into attstmt, the leaf
+ * first, at most max of them. ERR_OK with *n > 0, ERR_NOT_FOUND when the
+ * statement has no x5c, ERR_PARSE for a malformed statement or x5c,
+ * ERR_TOO_BIG for more than max certificates. */
+int attest_x5c(const uint8_t *attstmt, size_t attstmt_len,
+    const uint8_t **certs, size_t *lens, size_t max, size_t *n);
+
 #endif

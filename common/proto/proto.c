@@ -19,6 +19,7 @@ reg_result_clear(struct reg_result *r)
 	cred_clear(&r->cred);
 	util_freezero(r->cert, r->cert_len);
 	util_freezero(r->authdata, r->authdata_len);
+	free(r->evidence);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -33,6 +34,8 @@ assertion_clear(struct assertion *a)
 	util_freezero(a->sig, a->sig_len);
 	a->cred_id = a->user_handle = a->authdata = a->sig = NULL;
 	a->cred_id_len = a->user_handle_len = a->authdata_len = a->sig_len = 0;
+	util_wipe(a->hmac_secret, sizeof(a->hmac_secret));
+	a->hmac_secret_len = 0;
 }
 
 int

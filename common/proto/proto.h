@@ -25,9 +25,10 @@
 #include "base/util.h"
 #include "transport/xport.h"
 
-#define PROTO_CDH_LEN 32      /* client data hash / U2F challenge */
-#define PROTO_RPID_HASH 32    /* SHA-256 of the rp id */
-#define PROTO_AUTHDATA_MIN 37 /* rpIdHash | flags | counter */
+#define PROTO_CDH_LEN 32       /* client data hash / U2F challenge */
+#define PROTO_RPID_HASH 32     /* SHA-256 of the rp id */
+#define PROTO_AUTHDATA_MIN 37  /* rpIdHash | flags | counter */
+#define PROTO_HMAC_SALT_LEN 32 /* one hmac-secret salt, one output */
 
 /* authData flags. */
 #define PROTO_UP 0x01 /* user present */
@@ -78,6 +79,8 @@ struct reg_req {
 	const struct proto_pin *pin_cb; /* NULL: no PIN can be asked for */
 	int cred_protect; /* credProtect level 1-3 (CTAP 2.1 12.1); 0 none */
 	bool pin_gate;    /* as in assert_req */
+	bool hmac_secret; /* ask for the hmac-secret extension (CTAP2 keys
+			   * that list it; else ERR_UNSUPPORTED) */
 };
 
 /* A registration whose attestation signature has been verified. */
@@ -87,6 +90,10 @@ struct reg_result {
 	size_t cert_len;
 	uint8_t *authdata; /* authData (owned; NULL for U2F) */
 	size_t authdata_len;
+	/* The attestation evidence (evidence.h; owned): the statement and
+	 * what it signed, for pamu2fcfg to store under a policy */
+	uint8_t *evidence;
+	size_t evidence_len;
 };
 
 /* Assertion request over an allow list. Credentials flagged CRED_APPID
@@ -114,6 +121,12 @@ struct assert_req {
 	 * how to go on (proto.ungate): the PIN goes only to a key the user
 	 * picked when several would ask for it. */
 	bool pin_gate;
+	/* hmac-secret (CTAP 2.1 12.5, issue 30): NULL, or one entry per
+	 * allow-list entry, NULL or PROTO_HMAC_SALT_LEN bytes of salt. The
+	 * extension is asked only of keys whose GetInfo lists it, only for
+	 * an entry with a salt, and only when the user is verified (PIN or
+	 * built-in UV); the output is in assertion.hmac_secret. */
+	const uint8_t *const *hmac_salt;
 };
 
 /* What one credential asks of a key under a request (pam-u2f's
@@ -140,6 +153,12 @@ struct assertion {
 	size_t authdata_len;
 	uint8_t *sig; /* over authdata | cdh */
 	size_t sig_len;
+	/* The decrypted hmac-secret output for the salt asked for
+	 * (assert_req.hmac_salt): hmac_secret_len PROTO_HMAC_SALT_LEN, or 0
+	 * when none was asked for or the key gave none. Wiped by
+	 * assertion_clear. */
+	uint8_t hmac_secret[PROTO_HMAC_SALT_LEN];
+	size_t hmac_secret_len;
 };
 
 void reg_result_clear(struct reg_result *r);

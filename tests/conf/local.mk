@@ -57,6 +57,16 @@ tests_conf_test_confldap_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_conf_test_confldap_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
 	$(LIBCONFUSE_LIBS) -lpthread
 
+# The policy section (common/conf/confpolicy.c): read by the module and
+# pamu2fcfg, applied by common/policy/.
+check_PROGRAMS += tests/conf/test_confpolicy
+TESTS += tests/conf/test_confpolicy
+tests_conf_test_confpolicy_SOURCES = tests/conf/test_confpolicy.c \
+	tests/lib/test.h
+tests_conf_test_confpolicy_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_conf_test_confpolicy_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS) \
+	$(LIBCONFUSE_LIBS) -lpthread
+
 EXTRA_DIST += etc/pam_u2f.conf.example
 
 install-data-local:

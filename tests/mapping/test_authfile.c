@@ -547,6 +547,44 @@ test_round_trip(void)
 	}
 }
 
+/* The fifth field: "att=" and base64 evidence, kept as bytes and
+ * written back as it was; without the tag, empty or too long it is a
+ * malformed line. */
+static void
+test_evidence_field(void)
+{
+	static const char *bad_att[] = {
+	    "+pin", "att=", "AAAA", "att:AAAA", "att=*", "att=AAAA,AAAA"};
+	struct cred *c = NULL;
+	char line[20000], *s = NULL, big[16389];
+	size_t i, n = 0, bad = 0;
+
+	snprintf(line, sizeof(line), "u:%s,%s,es256,+presence,att=AQID", KH_B64,
+	    PK_B64);
+	T_EQ_ERR(find(line, "u", &c, &n, &bad), ERR_OK);
+	T_EQ_INT(n, 1);
+	if (n == 1) {
+		T_EQ_INT(c[0].att_len, 3);
+		T_EQ_MEM(c[0].att, "\x01\x02\x03", 3);
+		T_EQ_ERR(authfile_format_line("u", c, n, &s), ERR_OK);
+		T_EQ_STR(s, line);
+		free(s);
+	}
+	cred_free_list(c, n);
+	for (i = 0; i < sizeof(bad_att) / sizeof(bad_att[0]); i++) {
+		snprintf(line, sizeof(line), "u:%s,%s,es256,,%s", KH_B64,
+		    PK_B64, bad_att[i]);
+		c = NULL;
+		T_EQ_ERR(find(line, "u", &c, &n, &bad), ERR_PARSE);
+		T_TRUE(c == NULL);
+	}
+	memset(big, 'A', sizeof(big) - 1); /* 16388 > 4 * 12288 / 3 */
+	big[sizeof(big) - 1] = '\0';
+	snprintf(
+	    line, sizeof(line), "u:%s,%s,es256,,att=%s", KH_B64, PK_B64, big);
+	T_EQ_ERR(find(line, "u", &c, &n, &bad), ERR_PARSE);
+}
+
 static void
 test_cred_clear(void)
 {
@@ -576,4 +614,4 @@ TEST_MAIN(TEST(test_current_format), TEST(test_type_case_insensitive),
     TEST(test_bad_field_for_user_fails), TEST(test_zero_credentials),
     TEST(test_key_handle_limits), TEST(test_rs256_and_field_limit),
     TEST(test_parse_line), TEST(test_format_canonical), TEST(test_round_trip),
-    TEST(test_cred_clear))
+    TEST(test_cred_clear), TEST(test_evidence_field))

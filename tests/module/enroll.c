@@ -21,6 +21,7 @@
 int
 mt_enroll(const char *path, const char *rp_id, struct cred *out)
 {
+	static const uint8_t uid[] = "mt-user";
 	struct reg_req req;
 	struct reg_result res;
 	struct dev *d = NULL;
@@ -32,6 +33,11 @@ mt_enroll(const char *path, const char *rp_id, struct cred *out)
 	req.rp_id = rp_id;
 	req.type = COSE_ES256;
 	req.presence = true;
+	/* a CTAP2 key's MakeCredential needs a user (U2F ignores it) */
+	req.user.id = uid;
+	req.user.id_len = sizeof(uid) - 1;
+	req.user.name = "mt-user";
+	req.user.display_name = "mt-user";
 	if ((r = util_random(req.cdh, sizeof(req.cdh))) != ERR_OK)
 		return r;
 	if ((r = dev_open_path(path, NULL, MT_OPEN_MS, &d)) != ERR_OK)

@@ -163,3 +163,29 @@ tests_module_test_tellhid_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f
 tests_module_test_tellhid_LDADD = pam_u2f/libmodule.la common/libcommon.la \
 	$(PAM_LIBS)
+
+# The conversation (issue 29): test_conv, its rules (pam_u2f(8),
+# DESKTOPS, "The conversation"); test_frontends, the harness of front
+# ends (gdm, lightdm, sddm, a lock screen, a slow typist). Both run the
+# module on the virtual clock: feclock.c defines clock_gettime and
+# nanosleep, exported (only these two) so that pam_u2f.so binds to them.
+FE_SRCS = tests/module/fe.c tests/module/fe.h tests/module/feclock.c \
+	tests/lib/vclock.c tests/lib/vclock.h tests/lib/test.h
+FE_TEST_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) $(LIBCRYPTO_CFLAGS) \
+	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/tests/module \
+	-I$(top_srcdir)/pam_u2f
+FE_EXPORT_CLOCK = -Wl,--export-dynamic-symbol=clock_gettime \
+	-Wl,--export-dynamic-symbol=nanosleep
+FE_TEST_LIBS = tests/module/libmt.la tests/lib/libtokenctl.la \
+	common/libcommon.la $(PAM_LIBS) $(LIBCRYPTO_LIBS) -lpthread -ldl
+check_PROGRAMS += tests/module/test_conv tests/module/test_frontends
+TESTS += tests/module/test_conv tests/module/test_frontends
+tests_module_test_conv_SOURCES = tests/module/test_conv.c $(FE_SRCS)
+tests_module_test_conv_CFLAGS = $(FE_TEST_CFLAGS)
+tests_module_test_conv_LDFLAGS = $(FE_EXPORT_CLOCK)
+tests_module_test_conv_LDADD = $(FE_TEST_LIBS)
+tests_module_test_frontends_SOURCES = tests/module/test_frontends.c \
+	$(FE_SRCS)
+tests_module_test_frontends_CFLAGS = $(FE_TEST_CFLAGS)
+tests_module_test_frontends_LDFLAGS = $(FE_EXPORT_CLOCK)
+tests_module_test_frontends_LDADD = $(FE_TEST_LIBS)

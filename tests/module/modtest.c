@@ -261,15 +261,22 @@ mt_service(const char *name, const char *args)
 void
 mt_service_lines(const char *name, const char *args, const char *more)
 {
+	mt_service_around(name, "", args, more);
+}
+
+void
+mt_service_around(
+    const char *name, const char *before, const char *args, const char *more)
+{
 	char path[300], text[4096], conf[256] = "";
 	int n;
 
 	if (mt.root && strstr(args, "conf=") == NULL)
 		snprintf(conf, sizeof(conf), "conf=%s ", mt.conf);
 	n = snprintf(text, sizeof(text),
-	    "auth required %s %s%s debug "
+	    "%sauth required %s %s%s debug "
 	    "debug_file=%s\n%s",
-	    mt.module, conf, args, mt.debug, more);
+	    before, mt.module, conf, args, mt.debug, more);
 	snprintf(path, sizeof(path), "%s/%s", mt.confdir, name);
 	mt_write(path, text, (size_t)n, NULL, 0644);
 	mt_write(mt.debug, "", 0, NULL, 0600);

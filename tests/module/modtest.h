@@ -64,6 +64,9 @@ void mt_teardown(void);
 void mt_service(const char *name, const char *args);
 /* The same with more lines after the module's. */
 void mt_service_lines(const char *name, const char *args, const char *more);
+/* The same with lines before the module's too (a password module). */
+void mt_service_around(
+    const char *name, const char *before, const char *args, const char *more);
 /* pam_start_confdir + pam_authenticate + pam_end (cv may be NULL). */
 int mt_auth(const char *service, const char *user, struct mt_conv *cv);
 /* mt_auth with PAM_RHOST and PAM_TTY set first (each if not NULL). */

@@ -23,6 +23,16 @@ tests_proto_test_ctap2msg_SOURCES = tests/proto/test_ctap2msg.c \
 tests_proto_test_ctap2msg_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_proto_test_ctap2msg_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
+# The hmac-secret extension's messages (issue 30) against python3-fido2's
+# (tests/proto/hmackat.h, made by tests/proto/hmackat.py).
+check_PROGRAMS += tests/proto/test_ctap2hmac
+TESTS += tests/proto/test_ctap2hmac
+tests_proto_test_ctap2hmac_SOURCES = tests/proto/test_ctap2hmac.c \
+	tests/proto/hmackat.h tests/lib/ctap2kat.h tests/lib/test.h
+tests_proto_test_ctap2hmac_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_proto_test_ctap2hmac_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
+EXTRA_DIST += tests/proto/hmackat.py
+
 # proto/cose.c, proto/authdata.c, proto/attest.c against the known
 # answers of tests/lib/ctap2kat.h (made by tests/lib/ctap2kat.py).
 check_PROGRAMS += tests/proto/test_attest

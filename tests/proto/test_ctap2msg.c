@@ -364,7 +364,7 @@ test_resident_as_python_fido2(void)
 	    "686d61632d736563726574035000000000000000000000000000000000",
 	    &len);
 	T_EQ_ERR(ctap2_parse_info(p, len, &in), ERR_OK);
-	T_EQ_INT(in.exts, CTAP2_EXT_CRED_PROTECT);
+	T_EQ_INT(in.exts, CTAP2_EXT_CRED_PROTECT | CTAP2_EXT_HMAC_SECRET);
 	free(p);
 }
 

@@ -109,6 +109,8 @@ struct ctap2 {
 	int u2f;
 	enum token_uv uv;
 	int always_uv;
+	int hmac; /* hmac-secret (CTAP 2.1 12.5): 1 listed and done, 2
+		   * listed and every input refused, 0 neither */
 	enum token_attest attest;
 	unsigned max_list; /* maxCredentialCountInList; 0: none, no limit */
 	/* kept in the state file */
@@ -155,6 +157,7 @@ struct ctap2_key {
 	EVP_PKEY *pkey;
 	int prot; /* credProtect 1..3 (in the credential id) */
 	int rk;   /* resident (in the credential id) */
+	int hmac; /* made with hmac-secret (in the credential id) */
 };
 
 /* What MakeCredential and GetAssertion share (ctap2op.c). */
@@ -258,6 +261,21 @@ int ctap2_get_assertion(struct token *t, int64_t now, enum token_mode mode,
     const struct ctap2_req *q, struct cbor_wr *w);
 int ctap2_get_next_assertion(struct token *t, int64_t now, struct cbor_wr *w);
 
+/* ---- ctap2hmac.c: the hmac-secret extension ---- */
+#define CTAP2_HMAC_EXT_MAX 96 /* {"hmac-secret": IV | 2 outputs} */
+/* GetAssertion's hmac-secret (CTAP 2.1 12.5) for the credential id/k
+ * (made with the extension) when the request's extensions (key 4) ask
+ * for it: ext gets the authData extensions map {"hmac-secret":
+ * encrypt(shared, output1 [| output2])}, *ext_len its length (0: not
+ * asked, or not for this credential). ST_OK or the status to answer. */
+int ctap2_hmac_get(struct token *t, const struct ctap2_req *q,
+    const struct ctap2_key *k, const uint8_t *id, size_t id_len, int uv,
+    uint8_t ext[CTAP2_HMAC_EXT_MAX], size_t *ext_len);
+/* ECDH with the platform key at the cursor r (a COSE_Key), then the
+ * protocol's KDF (ctap2pinx.c). */
+int ctap2_pin_shared_rd(const struct ctap2 *c, struct cbor_rd *r, int proto,
+    struct ctap2_shared *s);
+
 /* ---- ctap2rk.c: the resident credentials ---- */
 /* ST_OK if r can be stored (it replaces one of the same rph and user id,
  * or a slot is free), else ST_KEY_STORE_FULL. */
@@ -283,7 +301,8 @@ void ctap2_key_clear(struct ctap2_key *k);
 /* Credential id: tag byte || nonce(12) || AES-256-GCM(master, private) ||
  * tag(16), with rpIdHash || tag byte as additional data. The tag byte is
  * alg (1 ES256, 2 EdDSA, 3 RS256) | 0x08 if resident | (credProtect - 1)
- * << 4, so a plain level-1 id is as before. k->prot and k->rk are read
+ * << 4 | 0x40 if made with hmac-secret, so a plain level-1 id is as
+ * before. k->prot and k->rk are read
  * from it by unwrap. */
 int ctap2_cred_wrap(const struct token *t, const struct ctap2_key *k,
     const uint8_t rph[32], uint8_t *id, size_t *id_len);

@@ -22,12 +22,17 @@
 
 #define U2F_MSG_MAX (1 + 32 + 32 + CTAP2_CRED_MAX + 65)
 
+/* x5c: the leaf, then (chain) the intermediates --attest-chain gave. */
 static void
-put_x5c(const struct token *t, struct cbor_wr *w)
+put_x5c(const struct token *t, struct cbor_wr *w, int chain)
 {
+	size_t i, n = chain ? t->nx5c : 0;
+
 	cbor_put_str(w, "x5c");
-	cbor_put_array(w, 1);
+	cbor_put_array(w, 1 + n);
 	cbor_put_bytes(w, t->cert, t->cert_len);
+	for (i = 0; i < n; i++)
+		cbor_put_bytes(w, t->x5c[i], t->x5c_len[i]);
 }
 
 /* packed: {alg, sig[, x5c]} over authData || clientDataHash. */
@@ -56,7 +61,7 @@ packed(struct token *t, const struct ctap2_key *k, int self, const uint8_t *ad,
 	cbor_put_str(w, "sig");
 	cbor_put_bytes(w, sig, siglen);
 	if (!self)
-		put_x5c(t, w);
+		put_x5c(t, w, 1);
 fail:
 	free(msg);
 	return r;
@@ -92,7 +97,7 @@ fido_u2f(struct token *t, const struct ctap2_key *k, const uint8_t *ad,
 	cbor_put_map(w, 2);
 	cbor_put_str(w, "sig");
 	cbor_put_bytes(w, sig, siglen);
-	put_x5c(t, w);
+	put_x5c(t, w, 0); /* fido-u2f: exactly one certificate */
 	return ERR_OK;
 }
 

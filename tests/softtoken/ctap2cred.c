@@ -245,7 +245,7 @@ ctap2_cred_wrap(const struct token *t, const struct ctap2_key *k,
 	if (k->prot < 1 || k->prot > 3)
 		return ERR_INVAL;
 	id[0] = (uint8_t)(alg_tag(k->alg) | (k->rk ? 0x08 : 0) |
-	    (k->prot - 1) << 4);
+	    (k->prot - 1) << 4 | (k->hmac ? 0x40 : 0));
 	memcpy(aad, rph, 32);
 	aad[32] = id[0];
 	if ((r = priv_get(k, priv)) != ERR_OK ||
@@ -270,7 +270,7 @@ ctap2_cred_unwrap(const struct token *t, const uint8_t *id, size_t len,
 
 	k->pkey = NULL;
 	if (len < 1 || (id[0] & 0x07) < 1 || (id[0] & 0x07) > 3 ||
-	    (id[0] & 0xc0) != 0 || (id[0] >> 4) > 2)
+	    (id[0] & 0x80) != 0 || ((id[0] >> 4) & 3) > 2)
 		return ERR_WRONG_KH;
 	n = priv_len(algs[id[0] & 0x07]);
 	if (len != 1 + NONCE_LEN + n + TAG_LEN)
@@ -283,7 +283,8 @@ ctap2_cred_unwrap(const struct token *t, const uint8_t *id, size_t len,
 	r = key_from_priv(algs[id[0] & 0x07], priv, k) == ERR_OK ? ERR_OK
 								 : ERR_CRYPTO;
 	k->rk = (id[0] & 0x08) != 0;
-	k->prot = 1 + (id[0] >> 4);
+	k->prot = 1 + ((id[0] >> 4) & 3);
+	k->hmac = (id[0] & 0x40) != 0;
 fail:
 	util_wipe(priv, sizeof(priv));
 	return r;

@@ -21,6 +21,7 @@
 
 #define AD_UP 0x01
 #define AD_UV 0x04
+#define AD_ED 0x80
 
 /* One assertion: credential, authData, signature, [user, [count]]. */
 struct asr {
@@ -28,6 +29,8 @@ struct asr {
 	size_t id_len;
 	const struct ctap2_rk *rk; /* the user entity, or NULL */
 	size_t count;              /* numberOfCredentials, 0: omitted */
+	const uint8_t *ext;        /* authData extensions (hmac-secret) */
+	size_t ext_len;
 };
 
 static void
@@ -53,16 +56,19 @@ assertion(struct token *t, const uint8_t rph[32], const uint8_t cdh[32],
     const struct ctap2_key *k, const struct asr *a, int up, int uv,
     struct cbor_wr *w)
 {
-	uint8_t ad[37 + 32], sig[CTAP2_SIG_MAX];
-	size_t siglen = 0;
+	uint8_t ad[37 + CTAP2_HMAC_EXT_MAX + 32], sig[CTAP2_SIG_MAX];
+	size_t siglen = 0, n = 37 + a->ext_len;
 	int st;
 
-	if ((st = ctap2_op_ad_head(
-		 t, (uint8_t)((up ? AD_UP : 0) | (uv ? AD_UV : 0)), rph, ad)) !=
-	    ST_OK)
+	if ((st = ctap2_op_ad_head(t,
+		 (uint8_t)((up ? AD_UP : 0) | (uv ? AD_UV : 0) |
+		     (a->ext_len > 0 ? AD_ED : 0)),
+		 rph, ad)) != ST_OK)
 		return st;
-	memcpy(ad + 37, cdh, 32);
-	if (ctap2_sign(k->pkey, k->alg, ad, sizeof(ad), sig, &siglen) != ERR_OK)
+	if (a->ext_len > 0)
+		memcpy(ad + 37, a->ext, a->ext_len);
+	memcpy(ad + n, cdh, 32);
+	if (ctap2_sign(k->pkey, k->alg, ad, n + 32, sig, &siglen) != ERR_OK)
 		return ST_OTHER;
 	cbor_put_map(w, 3u + (a->rk != NULL ? 1u : 0u) + (a->count ? 1u : 0u));
 	cbor_put_uint(w, 1);
@@ -72,7 +78,7 @@ assertion(struct token *t, const uint8_t rph[32], const uint8_t cdh[32],
 	cbor_put_str(w, "type");
 	cbor_put_str(w, "public-key");
 	cbor_put_uint(w, 2);
-	cbor_put_bytes(w, ad, 37);
+	cbor_put_bytes(w, ad, n);
 	cbor_put_uint(w, 3);
 	cbor_put_bytes(w, sig, siglen);
 	if (a->rk != NULL) {
@@ -119,7 +125,7 @@ discover(struct token *t, int64_t now, const struct ctap2_op *op, int up,
     int uv, struct cbor_wr *w)
 {
 	struct ctap2_next *nx = &t->c2->next;
-	struct ctap2_key k = {0, NULL, 1, 0};
+	struct ctap2_key k = {0, NULL, 1, 0, 0};
 	struct asr a;
 	int st;
 
@@ -129,6 +135,8 @@ discover(struct token *t, int64_t now, const struct ctap2_op *op, int up,
 	a.id = a.rk->id;
 	a.id_len = a.rk->id_len;
 	a.count = nx->n > 1 ? nx->n : 0;
+	a.ext = NULL;
+	a.ext_len = 0;
 	st = assertion(t, op->rph, op->cdh, &k, &a, up, uv, w);
 	ctap2_key_clear(&k);
 	if (st != ST_OK || nx->n < 2)
@@ -163,9 +171,10 @@ ctap2_get_assertion(struct token *t, int64_t now, enum token_mode mode,
     const struct ctap2_req *q, struct cbor_wr *w)
 {
 	struct ctap2_op op = {0, 6, NULL, {0}, {0, 0, 0}};
-	struct ctap2_key k = {0, NULL, 1, 0};
+	struct ctap2_key k = {0, NULL, 1, 0, 0};
 	struct ctap2_next *nx = &t->c2->next;
-	struct asr a = {NULL, 0, NULL, 0};
+	struct asr a = {NULL, 0, NULL, 0, NULL, 0};
+	uint8_t ext[CTAP2_HMAC_EXT_MAX];
 	int st, uv = 0, up, want, list, bad;
 
 	nx->active = 0;
@@ -191,9 +200,15 @@ ctap2_get_assertion(struct token *t, int64_t now, enum token_mode mode,
 	st = ST_NO_CREDENTIALS; /* what UV was asked for was not done */
 	if (want && !uv)
 		goto fail;
+	if (list &&
+	    (st = ctap2_hmac_get(
+		 t, q, &k, a.id, a.id_len, uv, ext, &a.ext_len)) != ST_OK)
+		goto fail;
+	a.ext = ext;
 	st = list ? assertion(t, op.rph, op.cdh, &k, &a, up, uv, w)
 		  : discover(t, now, &op, up, uv, w);
 fail:
+	util_wipe(ext, sizeof(ext));
 	ctap2_key_clear(&k);
 	return st;
 }
@@ -202,7 +217,7 @@ int
 ctap2_get_next_assertion(struct token *t, int64_t now, struct cbor_wr *w)
 {
 	struct ctap2_next *nx = &t->c2->next;
-	struct ctap2_key k = {0, NULL, 1, 0};
+	struct ctap2_key k = {0, NULL, 1, 0, 0};
 	struct asr a;
 	int st;
 
@@ -216,6 +231,8 @@ ctap2_get_next_assertion(struct token *t, int64_t now, struct cbor_wr *w)
 	a.id = a.rk->id;
 	a.id_len = a.rk->id_len;
 	a.count = 0;
+	a.ext = NULL;
+	a.ext_len = 0;
 	st = assertion(t, nx->rph, nx->cdh, &k, &a, nx->up, nx->uv, w);
 	ctap2_key_clear(&k);
 	nx->pos++;

@@ -24,7 +24,7 @@
 #define AD_UV 0x04
 #define AD_AT 0x40
 #define AD_ED 0x80
-#define EXT_MAX 16 /* {"credProtect": n} */
+#define EXT_MAX 32 /* {"credProtect": n, "hmac-secret": true} */
 #define AD_MAX (37 + 16 + 2 + CTAP2_CRED_MAX + CTAP2_PK_MAX + EXT_MAX)
 
 int
@@ -291,16 +291,19 @@ get_user(const struct ctap2_req *q, struct ctap2_rk *r)
 	r->uid_len = n;
 	return ST_OK;
 }
-/* extensions (key 6): credProtect 1..3 (*prot; 0 if not asked for);
- * other extensions are ignored. */
+/* extensions (key 6): credProtect 1..3 (*prot; 0 if not asked for),
+ * hmac-secret (*hmac: asked for and the token has it); other extensions
+ * are ignored. */
 static int
-get_ext(const struct ctap2_req *q, int *prot)
+get_ext(const struct ctap2 *c, const struct ctap2_req *q, int *prot, int *hmac)
 {
 	struct cbor_rd rd;
 	size_t cnt, i;
 	uint64_t v;
+	bool b;
 
 	*prot = 0;
+	*hmac = 0;
 	if (!ctap2_req_has(q, 6))
 		return ST_OK;
 	ctap2_req_rd(q, 6, &rd);
@@ -313,30 +316,41 @@ get_ext(const struct ctap2_req *q, int *prot)
 			if (v < 1 || v > 3)
 				return ST_INVALID_PARAMETER;
 			*prot = (int)v;
+		} else if (cbor_take_text_key(&rd, "hmac-secret")) {
+			if (cbor_get_bool(&rd, &b) != ERR_OK)
+				return ST_CBOR_UNEXPECTED_TYPE;
+			*hmac = b && c->hmac;
 		} else if (cbor_skip(&rd) != ERR_OK || cbor_skip(&rd) != ERR_OK)
 			return ST_INVALID_CBOR;
 	}
 	return ST_OK;
 }
 
-/* The extensions output {"credProtect": n} at ad + n; its length. */
+/* The extensions output {"credProtect": n, "hmac-secret": true} (each
+ * where asked) at ad; its length. */
 static size_t
-put_ext(uint8_t *ad, int prot)
+put_ext(uint8_t *ad, int prot, int hmac)
 {
 	struct cbor_wr w;
 	size_t n = 0;
 
 	cbor_wr_init(&w, ad, EXT_MAX);
-	cbor_put_map(&w, 1);
-	cbor_put_str(&w, "credProtect");
-	cbor_put_uint(&w, (uint64_t)prot);
+	cbor_put_map(&w, (size_t)(prot > 0) + (size_t)(hmac != 0));
+	if (prot > 0) {
+		cbor_put_str(&w, "credProtect");
+		cbor_put_uint(&w, (uint64_t)prot);
+	}
+	if (hmac) {
+		cbor_put_str(&w, "hmac-secret");
+		cbor_put_bool(&w, true);
+	}
 	return cbor_wr_end(&w, &n) == ERR_OK ? n : 0;
 }
 
 /* What a new credential is to be: r (rk: user, rpId), asked credProtect
  * (0: not asked). */
 struct mc {
-	int alg, uv, asked;
+	int alg, uv, asked, hmac;
 	struct ctap2_rk r;
 };
 
@@ -344,7 +358,7 @@ static int
 new_cred(
     struct token *t, const struct ctap2_op *op, struct mc *m, struct cbor_wr *w)
 {
-	struct ctap2_key k = {0, NULL, 1, 0};
+	struct ctap2_key k = {0, NULL, 1, 0, 0};
 	uint8_t ad[AD_MAX], fl;
 	size_t pk_len = 0, n, e = 0;
 	int st = ST_OTHER;
@@ -353,20 +367,23 @@ new_cred(
 		goto fail;
 	k.prot = m->r.prot;
 	k.rk = op->o.rk == 1;
+	k.hmac = m->hmac;
 	if (ctap2_cred_wrap(t, &k, op->rph, m->r.id, &m->r.id_len) != ERR_OK)
 		goto fail;
 	n = 37 + 16 + 2 + m->r.id_len;
 	fl = (uint8_t)(AD_UP | AD_AT | (m->uv ? AD_UV : 0) |
-	    (m->asked ? AD_ED : 0));
+	    (m->asked || m->hmac ? AD_ED : 0));
 	if (ctap2_cose_write(&k, ad + n, sizeof(ad) - n - EXT_MAX, &pk_len) !=
 		ERR_OK ||
-	    (m->asked && (e = put_ext(ad + n + pk_len, m->r.prot)) == 0))
+	    ((m->asked || m->hmac) &&
+		(e = put_ext(
+		     ad + n + pk_len, m->asked ? m->r.prot : 0, m->hmac)) == 0))
 		goto fail;
 	if (k.rk && (st = ctap2_rk_put(t->c2, &m->r)) != ST_OK)
 		goto fail;
 	if ((st = ctap2_op_ad_head(t, fl, op->rph, ad)) != ST_OK)
 		goto fail;
-	memcpy(ad + 37, ctap2_aaguid, 16);
+	memcpy(ad + 37, t->ad_aaguid, 16);
 	ad[53] = (uint8_t)(m->r.id_len >> 8);
 	ad[54] = (uint8_t)m->r.id_len;
 	memcpy(ad + 55, m->r.id, m->r.id_len);
@@ -386,7 +403,7 @@ static int
 excluded(struct token *t, int64_t now, enum token_mode mode,
     const struct ctap2_req *q, const struct ctap2_op *op, int uv)
 {
-	struct ctap2_key k = {0, NULL, 1, 0};
+	struct ctap2_key k = {0, NULL, 1, 0, 0};
 	const uint8_t *id;
 	size_t n;
 	int st;
@@ -404,7 +421,8 @@ excluded(struct token *t, int64_t now, enum token_mode mode,
 
 /* The parameters: cdh, rp, user, algorithm, options, extensions. */
 static int
-mc_params(const struct ctap2_req *q, struct ctap2_op *op, struct mc *m)
+mc_params(const struct ctap2 *c, const struct ctap2_req *q, struct ctap2_op *op,
+    struct mc *m)
 {
 	const char *rp;
 	size_t rn;
@@ -418,7 +436,7 @@ mc_params(const struct ctap2_req *q, struct ctap2_op *op, struct mc *m)
 		return ST_MISSING_PARAMETER;
 	if ((st = pick_alg(q, &m->alg)) != ST_OK ||
 	    (st = ctap2_req_opts(q, 7, &op->o)) != ST_OK ||
-	    (st = get_ext(q, &m->asked)) != ST_OK)
+	    (st = get_ext(c, q, &m->asked, &m->hmac)) != ST_OK)
 		return st;
 	m->r.prot = m->asked ? m->asked : 1;
 	memcpy(m->r.rph, op->rph, 32);
@@ -435,7 +453,7 @@ ctap2_make_credential(struct token *t, int64_t now, enum token_mode mode,
 	int st;
 
 	memset(&m, 0, sizeof(m));
-	if ((st = mc_params(q, &op, &m)) != ST_OK)
+	if ((st = mc_params(t->c2, q, &op, &m)) != ST_OK)
 		goto out;
 	st = ST_INVALID_OPTION;
 	if (op.o.up == 0)

@@ -211,16 +211,26 @@ ctap2_pin_shared(const struct ctap2 *c, const struct ctap2_req *q, unsigned key,
     int proto, struct ctap2_shared *s)
 {
 	struct cbor_rd r;
-	EVP_PKEY *peer = NULL;
-	uint8_t z[32];
-	int st;
 
 	memset(s, 0, sizeof(*s));
 	s->proto = proto;
 	if (!ctap2_req_has(q, key))
 		return ST_MISSING_PARAMETER;
 	ctap2_req_rd(q, key, &r);
-	if ((st = peer_key(&r, &peer)) != ST_OK ||
+	return ctap2_pin_shared_rd(c, &r, proto, s);
+}
+
+int
+ctap2_pin_shared_rd(
+    const struct ctap2 *c, struct cbor_rd *r, int proto, struct ctap2_shared *s)
+{
+	EVP_PKEY *peer = NULL;
+	uint8_t z[32];
+	int st;
+
+	memset(s, 0, sizeof(*s));
+	s->proto = proto;
+	if ((st = peer_key(r, &peer)) != ST_OK ||
 	    (st = ecdh(c->ka, peer, z)) != ST_OK)
 		goto fail;
 	st = ST_OTHER;

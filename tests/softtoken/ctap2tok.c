@@ -59,6 +59,7 @@ ctap2_new(struct ctap2 **out, const struct token_config *cfg)
 	c->u2f = !cfg->u2f_off && !cfg->always_uv;
 	c->uv = cfg->uv;
 	c->always_uv = cfg->always_uv;
+	c->hmac = cfg->hmac_off == 0 ? 1 : cfg->hmac_off == 2 ? 2 : 0;
 	c->attest = cfg->attest;
 	c->max_list = cfg->max_list > 0       ? (unsigned)cfg->max_list
 	    : c->version >= TOKEN_CTAP2_21PRE ? 8u
@@ -226,8 +227,10 @@ get_info(const struct ctap2 *c, struct cbor_wr *w)
 	cbor_put_uint(w, 1);
 	put_versions(c, w);
 	cbor_put_uint(w, 2); /* extensions */
-	cbor_put_array(w, 1);
+	cbor_put_array(w, c->hmac ? 2 : 1);
 	cbor_put_str(w, "credProtect");
+	if (c->hmac)
+		cbor_put_str(w, "hmac-secret");
 	cbor_put_uint(w, 3);
 	cbor_put_bytes(w, ctap2_aaguid, sizeof(ctap2_aaguid));
 	cbor_put_uint(w, 4);

@@ -8,8 +8,10 @@ tests_softtoken_libsofttoken_la_SOURCES = \
 	tests/softtoken/ctap2.h tests/softtoken/ctap2tok.c \
 	tests/softtoken/ctap2req.c tests/softtoken/ctap2op.c \
 	tests/softtoken/ctap2ga.c tests/softtoken/ctap2rk.c \
+	tests/softtoken/ctap2hmac.c \
 	tests/softtoken/ctap2pin.c tests/softtoken/ctap2pinx.c \
 	tests/softtoken/ctap2cred.c tests/softtoken/ctap2att.c \
+	tests/softtoken/attload.c \
 	tests/softtoken/nfc_card.c tests/softtoken/nfc_card.h
 tests_softtoken_libsofttoken_la_CFLAGS = $(AM_CFLAGS) $(LIBCRYPTO_CFLAGS)
 tests_softtoken_libsofttoken_la_LIBADD = common/libcommon.la \
@@ -103,7 +105,7 @@ dist_check_SCRIPTS += tests/softtoken/ctap2sock.sh
 TESTS += tests/softtoken/peer_fido2.sh
 dist_check_SCRIPTS += tests/softtoken/peer_fido2.sh
 EXTRA_DIST += tests/softtoken/peer_fido2.py tests/softtoken/peerlib.py \
-	tests/softtoken/peerrk.py \
+	tests/softtoken/peerrk.py tests/softtoken/peerhmac.py \
 	tests/softtoken/sockhid.py
 
 # python3-fido2's CtapPcscDevice against the token as an NFC card (--vpcd)

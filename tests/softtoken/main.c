@@ -22,6 +22,7 @@
 #define EXIT_USAGE 2
 
 struct options {
+	uint8_t forge_aaguid[16]; /* --forge-aaguid */
 	const char *socket_path;
 	int uhid;
 	const char *vpcd;       /* --vpcd HOST:PORT */
@@ -58,7 +59,8 @@ usage(FILE *f)
 	    "    [--ctap2 off|2.0|2.1-pre|2.1] [--u2f on|off] [--pin PIN]\n"
 	    "    [--uv none|ok|fail] [--always-uv] [--pin-retries N]\n"
 	    "    [--attest packed|self|fido-u2f|none] [--rk-slots N]\n"
-	    "    [--max-list N]\n"
+	    "    [--max-list N] [--attest-key PEM --attest-chain PEM]\n"
+	    "    [--forge-aaguid HEX32] [--hmac-secret on|off|refuse]\n"
 	    "faults:");
 	for (; *names != NULL; names++)
 		fprintf(f, " %s", *names);
@@ -149,6 +151,24 @@ parse_count(const char *arg, long max, int *out)
 	return ERR_OK;
 }
 
+/* --forge-aaguid: 32 hex digits. */
+static int
+parse_aaguid(const char *arg, struct options *o)
+{
+	unsigned int b;
+	size_t i;
+
+	if (strlen(arg) != 2 * sizeof(o->forge_aaguid))
+		return ERR_INVAL;
+	for (i = 0; i < sizeof(o->forge_aaguid); i++) {
+		if (sscanf(arg + 2 * i, "%2x", &b) != 1)
+			return ERR_INVAL;
+		o->forge_aaguid[i] = (uint8_t)b;
+	}
+	o->tc.forge_aaguid = o->forge_aaguid;
+	return ERR_OK;
+}
+
 /* The CTAP2 options. */
 static int
 parse_ctap2(int c, const char *arg, struct token_config *tc)
@@ -156,6 +176,7 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 	static const char *const versions[] = {
 	    "off", "2.0", "2.1-pre", "2.1", NULL};
 	static const char *const onoff[] = {"on", "off", NULL};
+	static const char *const hmacs[] = {"on", "off", "refuse", NULL};
 	static const char *const uvs[] = {"none", "ok", "fail", NULL};
 	static const char *const atts[] = {
 	    "packed", "self", "fido-u2f", "none", NULL};
@@ -182,6 +203,8 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 	case 'A':
 		tc->always_uv = 1;
 		return ERR_OK;
+	case 'H':
+		return parse_enum(arg, hmacs, &tc->hmac_off);
 	case 'r':
 		errno = 0;
 		n = strtol(arg, &end, 10);
@@ -196,6 +219,12 @@ parse_ctap2(int c, const char *arg, struct token_config *tc)
 		return r;
 	case 'K':
 		return parse_count(arg, 256, &tc->rk_slots);
+	case 'a':
+		tc->attest_key = arg;
+		return ERR_OK;
+	case 'c':
+		tc->attest_chain = arg;
+		return ERR_OK;
 	case 'L':
 		return parse_count(arg, 64, &tc->max_list);
 	default:
@@ -252,6 +281,8 @@ parse_one(int c, const char *arg, struct options *o)
 			return ERR_INVAL;
 		o->tc.faults |= bit;
 		return ERR_OK;
+	case 'G':
+		return parse_aaguid(arg, o);
 	default:
 		return parse_ctap2(c, arg, &o->tc);
 	}
@@ -308,6 +339,10 @@ parse_args(int argc, char **argv, struct options *o)
 	    {"attest", required_argument, NULL, 'T'},
 	    {"rk-slots", required_argument, NULL, 'K'},
 	    {"max-list", required_argument, NULL, 'L'},
+	    {"attest-key", required_argument, NULL, 'a'},
+	    {"attest-chain", required_argument, NULL, 'c'},
+	    {"forge-aaguid", required_argument, NULL, 'G'},
+	    {"hmac-secret", required_argument, NULL, 'H'},
 	    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int c, idx, u2f_seen;
 

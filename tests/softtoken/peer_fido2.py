@@ -26,6 +26,7 @@ from peerlib import (ALGS, PERM, RP, USER, Tap, Token, assertion,  # noqa: E402
                      run_scenarios, uv_bit, uv_bit_only, verify_assertion,
                      verify_att)
 from peerrk import RK_SCENARIOS  # noqa: E402
+from peerhmac import HMAC_SCENARIOS  # noqa: E402
 
 
 def u2f_register(t, dev, label):
@@ -107,8 +108,9 @@ def check_info(t, ctap, variant, label, u2f=True, pin=False, uv=None):
     t.ok(ok, label + ": GetInfo options (clientPin %s, uv %s)" % (pin, uv),
          repr(o))
     t.ok(len(info.aaguid) == 16, label + ": GetInfo aaguid of 16 bytes")
-    t.ok(info.extensions == ["credProtect"],
-         label + ": GetInfo extensions [credProtect]", repr(info.extensions))
+    t.ok(info.extensions == ["credProtect", "hmac-secret"],
+         label + ": GetInfo extensions [credProtect, hmac-secret]",
+         repr(info.extensions))
 
 
 # The attestation statement's keys per softtoken --attest.
@@ -475,7 +477,8 @@ FAULT_SCENARIOS = [
 ] + [("f-" + f, ["--ctap2", "2.1", "--fault", f], fault(f)) for f in (
     "cbor-garbage", "cbor-noncanonical", "cbor-wrong-status",
     "cbor-oversized", "endless-processing", "getinfo-garbage")]
-SCENARIOS = U2F_SCENARIOS + CTAP2_SCENARIOS + RK_SCENARIOS + FAULT_SCENARIOS
+SCENARIOS = (U2F_SCENARIOS + CTAP2_SCENARIOS + RK_SCENARIOS + HMAC_SCENARIOS +
+             FAULT_SCENARIOS)
 
 
 def main():

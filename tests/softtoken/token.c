@@ -300,6 +300,8 @@ token_new(struct token **out, const struct token_config *cfg)
 			goto fail;
 	} else if (r != ERR_OK)
 		goto fail;
+	if ((r = token_attest_load(t, cfg)) != ERR_OK)
+		goto fail;
 	/* --pin sets the PIN unless the state already has one */
 	if (cfg->pin != NULL && !t->c2->pin_set &&
 	    (r = ctap2_pin_set_initial(t->c2, cfg->pin)) != ERR_OK)
@@ -322,6 +324,7 @@ token_free(struct token **tp)
 	if (t == NULL)
 		return;
 	EVP_PKEY_free(t->att);
+	token_attest_clear(t);
 	ctap2_free(&t->c2);
 	free(t->cert);
 	free(t->state_path);

@@ -103,6 +103,9 @@ struct token_config {
 	const char *pin;  /* --pin: set at start if the state has none */
 	enum token_uv uv; /* --uv */
 	int always_uv;    /* --always-uv */
+	int hmac_off;     /* --hmac-secret: 0 on, 1 off (not listed, not
+			   * done), 2 refuse (listed, any input refused
+			   * with INVALID_PARAMETER) */
 	int pin_retries;  /* --pin-retries start value; < 0: 8 */
 	int rk_slots;     /* --rk-slots: resident credentials; 0: 25 */
 	/* --max-list: maxCredentialCountInList, reported in GetInfo and
@@ -110,6 +113,11 @@ struct token_config {
 	 * default, 8 from 2.1-pre on, not reported (no limit) by 2.0 */
 	int max_list;
 	enum token_attest attest;
+	/* --attest-key / --attest-chain: PEM files (tests/softtoken/
+	 * attload.c); --forge-aaguid: 16 bytes authData claims, or NULL */
+	const char *attest_key;
+	const char *attest_chain;
+	const uint8_t *forge_aaguid;
 };
 
 struct token;

@@ -110,7 +110,8 @@ login k "$WORK/map.pin" "" pinverification=0
 ok $? "+pin wins over pinverification=0"
 
 # ---- the prompt names the key; a password is never spent as a PIN ----
-grep -q "Please enter the PIN for unix:$WORK/k.sock: " "$WORK/pam.out"
+grep -q "Please enter the PIN for unix:$WORK/k.sock, then touch the key: " \
+    "$WORK/pam.out"
 ok $? "the PIN prompt names the key it goes to (its path)"
 # pinchecks TOKEN: the PIN checks the token has logged so far.
 pinchecks() { grep -c '^pin \(ok\|bad\)' "$WORK/$1.log"; }

@@ -6,12 +6,12 @@ TOOL_TESTS = tests/tool/enroll.sh tests/tool/mapfile.sh tests/tool/race.sh \
 	tests/tool/ctap2.sh tests/tool/backup.sh tests/tool/multikey.sh \
 	tests/tool/resident.sh tests/tool/authcmd.sh tests/tool/ldap.sh \
 	tests/tool/nfc.sh tests/tool/silent.sh tests/tool/sshagent.sh \
-	tests/tool/sandbox.sh
+	tests/tool/sandbox.sh tests/tool/hmacsecret.sh tests/tool/keyring.sh
 TESTS += $(TOOL_TESTS)
 # The longest-running, started first by tests/run.sh (longest first).
 SLOW_TESTS += tests/tool/nfc.sh tests/tool/multikey.sh \
 	tests/tool/resident.sh tests/tool/authcmd.sh tests/tool/race.sh \
-	tests/tool/ctap2.sh tests/tool/silent.sh
+	tests/tool/ctap2.sh tests/tool/silent.sh tests/tool/keyring.sh
 # Not under ASan: these run the module through pamtester, which (not
 # instrumented) cannot load the instrumented module ("undefined symbol:
 # __asan_option_detect_stack_use_after_return", "Module is unknown"). The
@@ -22,7 +22,8 @@ SLOW_TESTS += tests/tool/nfc.sh tests/tool/multikey.sh \
 ASAN_SKIP += tests/tool/manlint.sh # text only: mandoc on the page
 ASAN_SKIP += tests/tool/module.sh tests/tool/ctap2.sh \
 	tests/tool/multikey.sh tests/tool/resident.sh tests/tool/silent.sh \
-	tests/tool/sshagent.sh tests/tool/sandbox.sh
+	tests/tool/sshagent.sh tests/tool/sandbox.sh tests/tool/hmacsecret.sh \
+	tests/tool/keyring.sh
 dist_check_SCRIPTS += $(TOOL_TESTS)
 EXTRA_DIST += tests/tool/lib.sh tests/tool/keys.sh tests/tool/slapd.lib \
 	tests/tool/nsexec.lib

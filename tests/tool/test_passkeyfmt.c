@@ -51,7 +51,8 @@ static void
 test_refused(void)
 {
 	uint8_t kh[4] = {1, 2, 3, 4}, pk[65];
-	struct cred c = {kh, sizeof(kh), pk, sizeof(pk), COSE_ES256, 0};
+	struct cred c = {
+	    kh, sizeof(kh), pk, sizeof(pk), COSE_ES256, 0, NULL, 0};
 	char *out = (char *)1;
 
 	memset(pk, 0, sizeof(pk));

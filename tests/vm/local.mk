@@ -12,4 +12,6 @@ EXTRA_DIST += tests/vm/README tests/vm/run.sh tests/vm/boot.sh \
 	tests/vm/guest/90-manual.sh tests/vm/guest/35-multikey.sh \
 	tests/vm/guest/55-interop2.sh tests/vm/guest/57-ldap.sh \
 	tests/vm/guest/deb.sh tests/vm/guest/byhand.sh \
-	tests/vm/guest/25-trysudo.sh tests/vm/guest/65-sshsudo.sh
+	tests/vm/guest/25-trysudo.sh tests/vm/guest/65-sshsudo.sh \
+	tests/vm/guest/75-desktop.sh tests/vm/guest/ptychat.py \
+	tests/vm/guest/xwdshot.py

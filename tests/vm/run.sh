@@ -85,6 +85,19 @@ if ! debpu=$("$top/tools/debian-pam-u2f.sh" 2>"$results/debian-pam-u2f.log"); th
 	debpu=""
 fi
 
+# The desktop programs for 75-desktop (pkexec, vlock, Xvfb, lxpolkit,
+# xdotool, tesseract: tools/desktop-debs.sh), fetched and unpacked beside
+# the kernel when that group runs, never installed on the host.
+desktop=""
+case " ${*:-75-desktop} " in
+*" 75-desktop "*)
+	if ! desktop=$("$top/tools/desktop-debs.sh" 2>"$results/desktop-debs.log"); then
+		sed 's/^/# /' "$results/desktop-debs.log"
+		tap fail "vm: desktop programs unpacked (tools/desktop-debs.sh)"
+		desktop=""
+	fi ;;
+esac
+
 # group_limits GROUP: "EXPECT BOOT COMMAND": the seconds the group takes
 # on a quiet host (tests/vm/README, Timings; deb and byhand: 83 s for the
 # two, two boots at a time; the "took" lines update them; the boots start
@@ -104,6 +117,7 @@ group_limits() {
 	20-pam) e=30 ;;
 	25-trysudo) e=25 ;;
 	65-sshsudo) e=30 ;;
+	75-desktop) e=120 b=${VM_TIMEOUT:-300} ;;
 	*) e=20 ;;
 	esac
 	echo "$e $b $c"
@@ -131,6 +145,7 @@ for v in $(compgen -e | grep '^VM_'); do
 	guest_env+=("$v=${!v}")
 done
 [ -z "$debpu" ] || guest_env+=(VM_DEBIAN_PAM_U2F="$debpu")
+[ -z "$desktop" ] || guest_env+=(VM_DESKTOP="$desktop")
 # 65-sshsudo: the OpenSSH that tools/openssh-private.sh unpacked (where
 # tests/run.sh's setup put it), unless VM_OPENSSH_DIR names one.
 [ -n "${VM_OPENSSH_DIR:-}" ] || [ -z "${PU_OPENSSH_DIR:-}" ] ||

@@ -54,11 +54,25 @@ c2_assert_setup(const struct proto_ctx *c, struct c2_st *st,
 	return c2_cand_build(c, &st->cand, &st->rk, req, deadline);
 }
 
+/* The hmac-secret salt of the current candidate, or NULL (none asked
+ * for; the resident walk has none: its entries are "*"). */
+static const uint8_t *
+c2_assert_salt(struct c2_st *st)
+{
+	const struct assert_req *req = c2_cand_req(&st->cand);
+	const struct cred *cr = c2_cand_cred(&st->cand);
+
+	if (req->hmac_salt == NULL || cr == NULL)
+		return NULL;
+	return req->hmac_salt[c2_cand_index(&st->cand)];
+}
+
 static int
 c2_send_ga(
     const struct proto_ctx *c, struct c2_st *st, const struct c2_auth *auth)
 {
 	const struct cred_opts *o = c2_cand_opts(&st->cand);
+	struct ctap2_hmac_in hin;
 	struct ctap2_ga ga;
 	int r;
 
@@ -78,6 +92,12 @@ c2_send_ga(
 		ga.pin_auth_len = auth->len;
 		ga.pin_proto = auth->proto;
 	}
+	/* Without the input (logged) the assertion is asked for alone: the
+	 * login stands on its signature, only nothing is unsealed. */
+	(void)c2_hmac_input(c, &st->hmac, &st->info, &st->pin, st->how,
+	    c2_assert_salt(st), &st->io, &hin);
+	if (st->hmac.asked)
+		ga.hmac = &hin;
 	if ((r = ctap2_build_ga(&ga, st->io.msg, &st->io.msg_len)) != ERR_OK)
 		return r;
 	return c2_send(c, &st->io);
@@ -206,7 +226,9 @@ c2_assertion(const struct proto_ctx *c, struct c2_st *st, const uint8_t *body,
 		return c2_next_rk(c, st);
 	if (r != ERR_OK || (r = c2_assertion_out(st, &g, &as)) != ERR_OK)
 		return r;
+	c2_hmac_output(c, &st->hmac, g.authdata, g.authdata_len, &as);
 	*out = as;
+	util_wipe(&as, sizeof(as));
 	return ERR_OK;
 }
 
@@ -258,6 +280,8 @@ c2_assert_reply(const struct proto_ctx *c, struct c2_st *st, int r,
 {
 	if (r == ERR_OK)
 		return c2_assertion(c, st, body, len, out);
+	if (c2_hmac_refused(c, &st->hmac, r))
+		return C2_AGAIN;
 	if (r == ERR_WRONG_KH)
 		return c2_cand_advance(&st->cand) ? C2_AGAIN : ERR_WRONG_KH;
 	if (r == ERR_PIN_REQUIRED)

@@ -118,6 +118,7 @@ struct c2_pin {
 	uint8_t token[CTAP2_TOKEN_MAX];
 	size_t token_len;
 	const char *rp; /* the rp id the token is (being) asked for */
+	uint8_t our_x[32], our_y[32]; /* our key agreement key (public) */
 };
 void c2_pin_init(
     struct c2_pin *p, struct c2_io *io, const struct ctap2_info *info);
@@ -144,6 +145,11 @@ int c2_pin_step(const struct proto_ctx *c, struct c2_pin *p,
 bool c2_pin_refused(int err);
 /* After a refused PIN or UV: tell the user what is left. */
 void c2_pin_failed(const struct proto_ctx *c, struct c2_pin *p, int err);
+/* The shared secret the token came under (kept with it), and our key
+ * agreement key for it (x, y): for the hmac-secret salt (hmac.c). NULL
+ * when there is no token. */
+const struct pin_shared *c2_pin_shared(
+    const struct c2_pin *p, uint8_t x[32], uint8_t y[32]);
 /* pinUvAuthParam over cdh with the token; *proto its PIN protocol. */
 int c2_pin_auth(const struct c2_pin *p, const uint8_t cdh[PROTO_CDH_LEN],
     uint8_t out[PIN_AUTH_MAX], size_t *out_len, int *proto);
@@ -256,6 +262,44 @@ struct c2_reg {
 			  * wants it */
 };
 
+/* ---- hmac.c: the hmac-secret extension (CTAP 2.1 12.5) ---- */
+struct c2_hmac {
+	struct pin_shared shared; /* the salt's and the output's */
+	uint8_t x[32], y[32];     /* our key agreement key */
+	uint8_t salt_enc[16 + CTAP2_HMAC_SALT_LEN];
+	size_t salt_enc_len;
+	uint8_t salt_auth[PIN_AUTH_MAX];
+	size_t salt_auth_len;
+	bool asked; /* the request in flight carries it */
+	bool off;   /* the key refused it: not asked again this operation */
+};
+/* Wipe it (after each reply), all but off. */
+void c2_hmac_reset(struct c2_hmac *h);
+/* Wipe it all (the operation ends). */
+void c2_hmac_clear(struct c2_hmac *h);
+/* The key answered the request that carried the input with an error r
+ * that may be the extension's (a malformed or refused parameter): true
+ * (logged) when the request is to be asked again without it, once; the
+ * login then stands on the signature alone. */
+bool c2_hmac_refused(const struct proto_ctx *c, struct c2_hmac *h, int r);
+/* The input for the request about to be sent, in *in, when it is to
+ * carry one: the current candidate has a salt, the key lists
+ * hmac-secret, and the user is verified (how); the salt goes under the
+ * PIN session's shared secret (pin), or, with the uv option (no token),
+ * under one from a getKeyAgreement of its own. ERR_OK with h->asked
+ * set, or ERR_OK and h->asked clear when not asked for; an error when
+ * the key agreement fails. */
+int c2_hmac_input(const struct proto_ctx *c, struct c2_hmac *h,
+    const struct ctap2_info *info, const struct c2_pin *pin, enum c2_how how,
+    const uint8_t *salt, struct c2_io *io, struct ctap2_hmac_in *in);
+/* The output in a checked assertion's authData, when it was asked for:
+ * decrypted and exactly one output long, into as->hmac_secret. A key
+ * that gives none or a malformed one: hmac_secret_len 0, logged (the
+ * assertion itself stands or falls on its signature alone). h is
+ * wiped. */
+void c2_hmac_output(const struct proto_ctx *c, struct c2_hmac *h,
+    const uint8_t *authdata, size_t len, struct assertion *as);
+
 /* ---- the operations' hooks, run by the driver (driver.c) ---- */
 struct c2_st;
 /* A pinUvAuthParam for the request, or none (auth == NULL). */
@@ -307,6 +351,7 @@ struct c2_st {
 	struct c2_cand cand;
 	struct c2_rk rk;
 	struct c2_reg reg;
+	struct c2_hmac hmac;
 };
 
 #endif

@@ -26,7 +26,9 @@
 
 /* GetInfo: the extensions we use, one bit each. */
 #define CTAP2_EXT_CRED_PROTECT 0x01
-#define CTAP2_CRED_PROTECT_MAX 3 /* userVerificationRequired */
+#define CTAP2_CRED_PROTECT_MAX 3   /* userVerificationRequired */
+#define CTAP2_EXT_HMAC_SECRET 0x02 /* CTAP 2.1 12.5 */
+#define CTAP2_HMAC_SALT_LEN 32     /* one salt; we never send two */
 /* numberOfCredentials we walk at most (a key holding more for one rp is
  * cut short: the rest is not asked for). */
 #define CTAP2_RK_MAX 64
@@ -97,6 +99,18 @@ bool ctap2_info_alg(const struct ctap2_info *in, int alg);
 int ctap2_status_err(uint8_t status);
 const char *ctap2_status_name(uint8_t status);
 
+/* GetAssertion's hmac-secret input (CTAP 2.1 12.5): our key agreement
+ * key, saltEnc = encrypt(shared, salt), saltAuth = authenticate(shared,
+ * saltEnc), and the PIN protocol they are under. */
+struct ctap2_hmac_in {
+	const uint8_t *ka_x, *ka_y;
+	const uint8_t *salt_enc;
+	size_t salt_enc_len;
+	const uint8_t *salt_auth;
+	size_t salt_auth_len;
+	int proto;
+};
+
 /* A request: command byte | CBOR. Built into buf (CTAP2_MSG_MAX). */
 struct ctap2_ga {
 	const char *rp_id;
@@ -109,6 +123,7 @@ struct ctap2_ga {
 	const uint8_t *pin_auth; /* pinUvAuthParam, or NULL */
 	size_t pin_auth_len;
 	int pin_proto;
+	const struct ctap2_hmac_in *hmac; /* the hmac-secret input, or NULL */
 };
 int ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len);
 /* GetNextAssertion and authenticatorSelection: the command byte alone. */
@@ -176,5 +191,10 @@ int ctap2_parse_mc(const uint8_t *p, size_t len, struct ctap2_mc_reply *out);
 /* The credProtect level in an authData extensions map (ext[0..len), as
  * authdata_parse found it, or NULL): *level 1-3, or 0 when absent. */
 int ctap2_ext_cred_protect(const uint8_t *ext, size_t len, int *level);
+/* The hmac-secret entry of an authData extensions map: a GetAssertion's
+ * encrypted output (*p, *n point into ext; NULL when absent), or, after
+ * MakeCredential, true (*on). ERR_PROTO for a malformed map or entry. */
+int ctap2_ext_hmac_secret(
+    const uint8_t *ext, size_t len, const uint8_t **p, size_t *n, bool *on);
 
 #endif

@@ -45,6 +45,7 @@ c2_forget(struct c2_st *st)
 	c2_rk_reset(&st->rk);
 	c2_sel_reset(&st->sel, false, NULL);
 	memset(&st->reg, 0, sizeof(st->reg));
+	c2_hmac_clear(&st->hmac);
 	st->ops = NULL;
 	st->phase = C2_PH_MAIN;
 	st->how = C2_HOW_NONE;

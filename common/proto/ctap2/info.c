@@ -137,6 +137,7 @@ static const struct info_name info_version_names[] = {
 
 static const struct info_name info_ext_names[] = {
     {"credProtect", CTAP2_EXT_CRED_PROTECT},
+    {"hmac-secret", CTAP2_EXT_HMAC_SECRET},
     {NULL, 0},
 };
 

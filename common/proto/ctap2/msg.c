@@ -44,6 +44,27 @@ put_options(struct cbor_wr *w, int rk, int up, int uv)
 	}
 }
 
+/* GetAssertion's extensions: {"hmac-secret": {1: keyAgreement, 2:
+ * saltEnc, 3: saltAuth, 4: pinUvAuthProtocol}} (CTAP 2.1 12.5; key 4
+ * only for protocol 2, as 2.0 keys know only protocol 1). */
+static void
+put_ga_ext(struct cbor_wr *w, const struct ctap2_hmac_in *h)
+{
+	cbor_put_map(w, 1);
+	cbor_put_str(w, "hmac-secret");
+	cbor_put_map(w, h->proto != 1 ? 4 : 3);
+	cbor_put_uint(w, 1);
+	cose_ka_write(w, h->ka_x, h->ka_y);
+	cbor_put_uint(w, 2);
+	cbor_put_bytes(w, h->salt_enc, h->salt_enc_len);
+	cbor_put_uint(w, 3);
+	cbor_put_bytes(w, h->salt_auth, h->salt_auth_len);
+	if (h->proto != 1) {
+		cbor_put_uint(w, 4);
+		cbor_put_uint(w, (uint64_t)h->proto);
+	}
+}
+
 static void
 put_descriptor(struct cbor_wr *w, const uint8_t *id, size_t len)
 {
@@ -64,7 +85,7 @@ ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len)
 
 	cbor_wr_init(&w, buf + 1, CTAP2_MSG_MAX - 1);
 	cbor_put_map(&w,
-	    2 + (size_t)(n > 0) + (size_t)opts +
+	    2 + (size_t)(n > 0) + (size_t)(ga->hmac != NULL) + (size_t)opts +
 		(ga->pin_auth != NULL ? 2 : 0));
 	cbor_put_uint(&w, 1);
 	cbor_put_str(&w, ga->rp_id);
@@ -77,6 +98,10 @@ ctap2_build_ga(const struct ctap2_ga *ga, uint8_t *buf, size_t *len)
 			cr = ga->cred != NULL ? ga->cred : ga->list[i];
 			put_descriptor(&w, cr->kh, cr->kh_len);
 		}
+	}
+	if (ga->hmac != NULL) {
+		cbor_put_uint(&w, 4);
+		put_ga_ext(&w, ga->hmac);
 	}
 	if (opts) {
 		cbor_put_uint(&w, 5);
@@ -110,6 +135,23 @@ put_user(struct cbor_wr *w, const struct proto_user *u)
 	cbor_put_str(w, u->display_name);
 }
 
+/* MakeCredential's extensions: credProtect, hmac-secret (in canonical
+ * order: same length, "c" < "h"). */
+static void
+put_mc_ext(struct cbor_wr *w, const struct reg_req *req)
+{
+	cbor_put_map(
+	    w, (size_t)(req->cred_protect > 0) + (size_t)req->hmac_secret);
+	if (req->cred_protect > 0) {
+		cbor_put_str(w, "credProtect");
+		cbor_put_uint(w, (uint64_t)req->cred_protect);
+	}
+	if (req->hmac_secret) {
+		cbor_put_str(w, "hmac-secret");
+		cbor_put_bool(w, true);
+	}
+}
+
 static void
 put_exclude(struct cbor_wr *w, const struct reg_req *req)
 {
@@ -130,7 +172,7 @@ ctap2_build_mc(const struct ctap2_mc *mc, uint8_t *buf, size_t *len)
 {
 	const struct reg_req *req = mc->req;
 	bool excl = req->nexclude > 0, opts = mc->rk >= 0 || mc->uv >= 0;
-	bool ext = req->cred_protect > 0;
+	bool ext = req->cred_protect > 0 || req->hmac_secret;
 	struct cbor_wr w;
 
 	if (req->user.id == NULL || req->user.name == NULL ||
@@ -164,9 +206,7 @@ ctap2_build_mc(const struct ctap2_mc *mc, uint8_t *buf, size_t *len)
 	}
 	if (ext) {
 		cbor_put_uint(&w, 6);
-		cbor_put_map(&w, 1);
-		cbor_put_str(&w, "credProtect");
-		cbor_put_uint(&w, (uint64_t)req->cred_protect);
+		put_mc_ext(&w, req);
 	}
 	if (opts) {
 		cbor_put_uint(&w, 7);
@@ -397,6 +437,40 @@ ctap2_ext_cred_protect(const uint8_t *ext, size_t len, int *level)
 				return ERR_PROTO;
 			*level = (int)v;
 		} else if (cbor_skip(&r) != ERR_OK || cbor_skip(&r) != ERR_OK) {
+			return ERR_PROTO;
+		}
+	}
+	return ERR_OK;
+}
+
+int
+ctap2_ext_hmac_secret(
+    const uint8_t *ext, size_t len, const uint8_t **p, size_t *n, bool *on)
+{
+	struct cbor_rd r;
+	enum cbor_type t;
+	size_t cnt, i;
+
+	*p = NULL;
+	*n = 0;
+	*on = false;
+	if (ext == NULL)
+		return ERR_OK;
+	cbor_rd_init(&r, ext, len);
+	if (cbor_get_map(&r, &cnt) != ERR_OK)
+		return ERR_PROTO;
+	for (i = 0; i < cnt; i++) {
+		if (!cbor_take_text_key(&r, "hmac-secret")) {
+			if (cbor_skip(&r) != ERR_OK || cbor_skip(&r) != ERR_OK)
+				return ERR_PROTO;
+			continue;
+		}
+		if (cbor_peek(&r, &t) != ERR_OK)
+			return ERR_PROTO;
+		if (t == CBOR_BYTES) {
+			if (cbor_get_bytes(&r, p, n) != ERR_OK)
+				return ERR_PROTO;
+		} else if (cbor_get_bool(&r, on) != ERR_OK) {
 			return ERR_PROTO;
 		}
 	}

@@ -237,6 +237,8 @@ c2_ka_reply(const struct proto_ctx *c, struct c2_pin *p, const uint8_t *body,
 	if ((r = pin_agree(p->proto, rep.ka_x, rep.ka_y, x, y, &p->shared)) !=
 	    ERR_OK)
 		return r == ERR_PARSE ? ERR_PROTO : r;
+	memcpy(p->our_x, x, sizeof(x));
+	memcpy(p->our_y, y, sizeof(y));
 	return c2_pending(c2_send_token_req(c, p, x, y));
 }
 
@@ -253,10 +255,12 @@ c2_token_reply(const struct proto_ctx *c, struct c2_pin *p, const uint8_t *body,
 		    xport_path(c->x));
 		return ERR_PROTO;
 	}
+	/* The shared secret is kept with the token (wiped with it, by
+	 * c2_pin_forget): the hmac-secret salt is sent under it (hmac.c). */
 	r = pin_decrypt(&p->shared, rep.token_enc, rep.token_enc_len, p->token,
 	    sizeof(p->token), &p->token_len);
-	pin_shared_clear(&p->shared);
 	if (r != ERR_OK || p->token_len < 16 || p->token_len % 16 != 0) {
+		pin_shared_clear(&p->shared);
 		util_wipe(p->token, sizeof(p->token));
 		p->token_len = 0;
 		return ERR_PROTO;
@@ -273,6 +277,16 @@ c2_pin_step(const struct proto_ctx *c, struct c2_pin *p, const uint8_t *body,
 	if (p->phase == C2_PIN_KA)
 		return c2_ka_reply(c, p, body, len);
 	return c2_token_reply(c, p, body, len);
+}
+
+const struct pin_shared *
+c2_pin_shared(const struct c2_pin *p, uint8_t x[32], uint8_t y[32])
+{
+	if (p->token_len == 0 || p->shared.len == 0)
+		return NULL;
+	memcpy(x, p->our_x, 32);
+	memcpy(y, p->our_y, 32);
+	return &p->shared;
 }
 
 int

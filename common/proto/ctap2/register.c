@@ -10,8 +10,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "proto/attest.h"
+#include "proto/evidence.h"
 #include "proto/authdata.h"
 #include "base/err.h"
 #include "crypto/crypto.h"
@@ -106,6 +108,12 @@ c2_reg_fits(const struct proto_ctx *c, const struct ctap2_info *in,
 		    xport_path(c->x));
 		return ERR_UNSUPPORTED;
 	}
+	if (req->hmac_secret && !(in->exts & CTAP2_EXT_HMAC_SECRET)) {
+		log_msg(c->log,
+		    "%s: %s does not list the hmac-secret extension", __func__,
+		    xport_path(c->x));
+		return ERR_UNSUPPORTED;
+	}
 	return ERR_OK;
 }
 
@@ -141,13 +149,25 @@ c2_dup(const uint8_t *p, size_t n, uint8_t **out, size_t *outlen)
 	return ERR_OK;
 }
 
-/* The level asked for is the one the key applied (its authData says). */
+/* The level asked for is the one the key applied, and hmac-secret is
+ * on where asked for (its authData says). */
 static int
 c2_check_protect(const struct proto_ctx *c, const struct reg_req *req,
     const struct authdata *ad)
 {
+	const uint8_t *p;
+	size_t n;
+	bool on = false;
 	int level = 0;
 
+	if (req->hmac_secret &&
+	    (ctap2_ext_hmac_secret(ad->ext, ad->ext_len, &p, &n, &on) !=
+		    ERR_OK ||
+		!on)) {
+		log_msg(c->log, "%s: %s: hmac-secret asked for, not enabled",
+		    __func__, xport_path(c->x));
+		return ERR_UNSUPPORTED;
+	}
 	if (req->cred_protect == 0)
 		return ERR_OK;
 	if (ctap2_ext_cred_protect(ad->ext, ad->ext_len, &level) != ERR_OK)
@@ -205,7 +225,10 @@ c2_reg_result(const struct proto_ctx *c, const struct c2_st *st,
 	    (r = c2_dup(ad.pk, ad.pk_len, &res.cred.pk, &res.cred.pk_len)) !=
 		ERR_OK ||
 	    (r = c2_dup(m.authdata, m.authdata_len, &res.authdata,
-		 &res.authdata_len)) != ERR_OK)
+		 &res.authdata_len)) != ERR_OK ||
+	    (r = evidence_encode(m.fmt, m.fmt_len, m.attstmt, m.attstmt_len,
+		 m.authdata, m.authdata_len, st->cdh, (int64_t)time(NULL),
+		 &res.evidence, &res.evidence_len)) != ERR_OK)
 		goto fail;
 	res.cred.type = ad.type;
 	*out = res;

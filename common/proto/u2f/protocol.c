@@ -15,9 +15,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/err.h"
 #include "crypto/crypto.h"
+#include "proto/evidence.h"
 #include "proto/proto.h"
 #include "u2f.h"
 
@@ -394,6 +396,13 @@ u2f_reg_result(
 	res.cred.type = COSE_ES256;
 	memcpy(res.cert, reg->cert, reg->cert_len);
 	res.cert_len = reg->cert_len;
+	if ((r = evidence_u2f(st->app, st->chal, reg->kh, reg->kh_len,
+		 reg->pubkey, reg->cert, reg->cert_len, reg->sig, reg->sig_len,
+		 (int64_t)time(NULL), &res.evidence, &res.evidence_len)) !=
+	    ERR_OK) {
+		reg_result_clear(&res);
+		return r;
+	}
 	*out = res;
 	return ERR_OK;
 }
