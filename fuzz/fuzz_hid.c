@@ -147,7 +147,11 @@ u2f_op(const char *path, const struct script *s, const struct log *lg, int op)
 {
 	static uint8_t kh[64] = {0x2a, 0x55};
 	static uint8_t pk[65] = {0x04};
-	struct cred c = {kh, sizeof(kh), pk, sizeof(pk), COSE_ES256, 0};
+	struct cred c = {.kh = kh,
+	    .kh_len = sizeof(kh),
+	    .pk = pk,
+	    .pk_len = sizeof(pk),
+	    .type = COSE_ES256};
 	struct reg_result reg;
 	struct assert_req ar;
 	struct assertion as;
