@@ -12,9 +12,9 @@
 #      VM_CACHE   kernel and initramfs cache (default /var/tmp/pam-u2f-vm)
 #      VM_RESULTS per-group console logs and results (default:
 #                 <source>/build/vm)
-#      VM_TIMEOUT seconds one boot may take (default 150; deb and byhand:
+#      VM_TIMEOUT seconds one boot may take (default 300; deb and byhand:
 #                 600, see group_limits)
-#      VM_BUDGET  seconds the whole run may take (default 900): a boot
+#      VM_BUDGET  seconds the whole run may take (default 1800): a boot
 #                 gets at most what is left, a group that cannot start in
 #                 time is a "not ok"
 #      VM_JOBS    boots at a time (default: 2 if there are 2 CPUs or more)
@@ -28,7 +28,7 @@ top=$(cd "$here/../.." && pwd)
 build=${BUILD_DIR:-$top/build/gcc}
 results=${VM_RESULTS:-$top/build/vm}
 t0=$(date +%s)
-deadline=$((t0 + ${VM_BUDGET:-900}))
+deadline=$((t0 + ${VM_BUDGET:-1800}))
 n=0
 nfail=0
 
@@ -106,7 +106,7 @@ esac
 # (deb, byhand): one apt call took 36-150 s in the VM of a loaded
 # machine, past the 60 s per command and 150 s per boot of the others.
 group_limits() {
-	local e b=${VM_TIMEOUT:-150} c=${VM_CMD_TIMEOUT:-60}
+	local e b=${VM_TIMEOUT:-300} c=${VM_CMD_TIMEOUT:-60}
 	case $1 in
 	deb) e=80 b=${VM_TIMEOUT:-600} c=${VM_CMD_TIMEOUT:-300} ;;
 	byhand) e=70 b=${VM_TIMEOUT:-600} c=${VM_CMD_TIMEOUT:-300} ;;
