@@ -42,7 +42,9 @@ parse_info(const struct input *in)
 	FUZZ_CHECK(info.npin_protos <= sizeof(info.pin_protos));
 	FUZZ_CHECK(info.nalgs <= sizeof(info.algs) / sizeof(info.algs[0]));
 	FUZZ_CHECK(info.max_msg <= CTAP2_MSG_MAX);
-	FUZZ_CHECK((info.exts & ~(unsigned)CTAP2_EXT_CRED_PROTECT) == 0);
+	FUZZ_CHECK((info.exts &
+		       ~(unsigned)(CTAP2_EXT_CRED_PROTECT |
+			   CTAP2_EXT_HMAC_SECRET)) == 0);
 }
 
 static void

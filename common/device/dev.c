@@ -58,6 +58,8 @@ dev_pick_proto(struct dev *d, int ms)
 		}
 		dev_protos[i]->state_free(d->ctx.st);
 		d->ctx.st = NULL;
+		if (r == ERR_NOMEM)
+			break; /* out of memory: an error, not the next one */
 	}
 	xport_set_deadline(d->ctx.x, 0);
 	return r;
