@@ -200,6 +200,18 @@ conf_cfg_type(enum conf_type t)
 	return CFGT_STR;
 }
 
+/* One section of the file (ldap, policy): its options sub, its check cb. */
+static void
+conf_schema_section(cfg_opt_t *o, const char *name, cfg_opt_t *sub,
+    int (*cb)(cfg_t *, cfg_opt_t *))
+{
+	o->name = name;
+	o->type = CFGT_SEC;
+	o->flags = CFGF_NODEFAULT;
+	o->subopts = sub;
+	o->validcb = cb;
+}
+
 /* The schema for one parse, from the file's rows of the options table;
  * opts has CONF_NKEYS + 4 entries, sec (the ldap section's)
  * CONF_LDAP_NKEYS + 2, psec (the policy section's) CONF_POLICY_NKEYS + 2. */
@@ -225,18 +237,11 @@ conf_schema(
 		}
 	}
 	conf_schema_ldap(sec, ctx);
-	opts[i].name = CONF_LDAP_SECTION;
-	opts[i].type = CFGT_SEC;
-	opts[i].flags = CFGF_NODEFAULT;
-	opts[i].subopts = sec;
-	opts[i].validcb = conf_cb_ldap_section;
-	i++;
+	conf_schema_section(
+	    &opts[i++], CONF_LDAP_SECTION, sec, conf_cb_ldap_section);
 	conf_schema_policy(psec, ctx);
-	opts[i].name = CONF_POLICY_SECTION;
-	opts[i].type = CFGT_SEC;
-	opts[i].flags = CFGF_NODEFAULT;
-	opts[i].subopts = psec;
-	opts[i].validcb = conf_cb_policy_section;
+	conf_schema_section(
+	    &opts[i], CONF_POLICY_SECTION, psec, conf_cb_policy_section);
 	conf_schema_hidden(&opts[i + 1], ctx);
 	opts[i + 2] = end;
 }
