@@ -10,19 +10,21 @@
 top=${1:-${top_srcdir:-.}}
 cd "$top" || exit 1
 
-allowed() {	# allowed FOLDER: the folders FOLDER may include
+# The helpers set a variable rather than print (a $(...) per include
+# forked a shell each: 13 s of CPU for the tree).
+allowed() {	# allowed FOLDER: ok = the folders FOLDER may include
 	case $1 in
-	base) echo "base" ;;
-	crypto | conf | transport) echo "base $1" ;;
-	ssh) echo "base crypto ssh" ;;
-	mapping) echo "base ssh mapping" ;;
-	proto) echo "base crypto transport proto" ;;
-	device) echo "base crypto transport proto device" ;;
-	auth) echo "base crypto ssh transport proto device auth" ;;
-	policy) echo "base crypto conf transport proto policy" ;;
-	pam_u2f | pamu2fcfg) echo "base crypto ssh mapping conf transport proto device auth policy $1" ;;
-	ldap) echo "base conf ldap" ;;
-	*) echo "" ;;
+	base) ok="base" ;;
+	crypto | conf | transport) ok="base $1" ;;
+	ssh) ok="base crypto ssh" ;;
+	mapping) ok="base ssh mapping" ;;
+	proto) ok="base crypto transport proto" ;;
+	device) ok="base crypto transport proto device" ;;
+	auth) ok="base crypto ssh transport proto device auth" ;;
+	policy) ok="base crypto conf transport proto policy" ;;
+	pam_u2f | pamu2fcfg) ok="base crypto ssh mapping conf transport proto device auth policy $1" ;;
+	ldap) ok="base conf ldap" ;;
+	*) ok="" ;;
 	esac
 }
 
@@ -32,23 +34,24 @@ bad=0
 edges=$(mktemp) || exit 1
 trap 'rm -f "$edges"' EXIT
 
-# folder of a file: common/X/... -> X, pam_u2f/... -> pam_u2f
+# folder_of FILE: fo = its folder: common/X/... -> X, pam_u2f/... -> pam_u2f
 folder_of() {
 	case $1 in
-	common/*/*) f=${1#common/}; echo "${f%%/*}" ;;
-	*) echo "${1%%/*}" ;;
+	common/*/*) fo=${1#common/}; fo=${fo%%/*} ;;
+	*) fo=${1%%/*} ;;
 	esac
 }
-# module of a path: strip the folder, the extension and an _int suffix
+# module_of PATH: mo = the name less folder, extension and _int suffix
 module_of() {
-	m=${1##*/}
-	m=${m%.[ch]}
-	echo "${m%_int}"
+	mo=${1##*/}
+	mo=${mo%.[ch]}
+	mo=${mo%_int}
 }
 
 for f in $files; do
-	from=$(folder_of "$f")
-	ok=$(allowed "$from")
+	folder_of "$f"
+	from=$fo
+	allowed "$from"
 	if [ -z "$ok" ]; then
 		echo "not ok - $f: folder '$from' has no place in the layer table"
 		bad=$((bad + 1))
@@ -66,7 +69,8 @@ for f in $files; do
 			bad=$((bad + 1))
 			continue
 		fi
-		to=$(folder_of "$target")
+		folder_of "$target"
+		to=$fo
 		case " $ok " in
 		*" $to "*) ;;
 		*)
@@ -74,8 +78,10 @@ for f in $files; do
 			bad=$((bad + 1))
 			;;
 		esac
-		fm="$from/$(module_of "$f")"
-		tm="$to/$(module_of "$target")"
+		module_of "$f"
+		fm="$from/$mo"
+		module_of "$target"
+		tm="$to/$mo"
 		[ "$fm" = "$tm" ] || echo "$tm $fm" >>"$edges"
 	done
 	n=$((n + 1))

@@ -49,11 +49,12 @@ else
 fi
 
 list=$(sources)
-missing=$(printf '%s\n' "$list" | while read -r f; do
-	[ -z "$f" ] ||
-	    head -n 15 "$top/$f" | grep -q 'SPDX-License-Identifier: BSD-2-Clause' ||
-	    echo "$f"
-done)
+# one awk over every file (a head and a grep per file cost 13 s of CPU)
+# names those whose first 15 lines hold the line; the others are missing
+have=$(printf '%s\n' "$list" | grep . | sed "s|^|$top/|" | tr '\n' '\0' |
+    xargs -0 awk 'FNR <= 15 && /SPDX-License-Identifier: BSD-2-Clause/ {
+	print FILENAME; nextfile }' | sed "s|^$top/||")
+missing=$(printf '%s\n' "$list" | grep . | grep -v -x -F "$have")
 total=$(printf '%s\n' "$list" | grep -c .)
 [ "$total" -gt 100 ] && [ -z "$missing" ]
 # shellcheck disable=SC2086 # one diagnostic per file

@@ -311,7 +311,17 @@ vm_run() {	# vm_run OUT NAME [GROUP...]: tests/vm/run.sh, counted
 	rc=$?
 	p=$(grep -c '^ok ' "$out"); f=$(grep -c '^not ok ' "$out")
 	passed=$((passed + p)); failed=$((failed + f))
-	[ "$f" -eq 0 ] && [ $rc -eq 0 ] || { tail -60 "$out" >&2; [ "$f" -gt 0 ] || one 1 "$name stage"; }
+	if [ "$f" -gt 0 ]; then
+		# each failure with its group's name and the lines around it
+		# (the tail alone may show none of them)
+		grep -n '^# group \|^not ok ' "$out" | grep -B1 '^[0-9]*:not ok' |
+		    grep -v '^--$' >&2
+		grep -B3 -A15 '^not ok ' "$out" | head -200 >&2
+		tail -20 "$out" >&2
+	elif [ $rc -ne 0 ]; then
+		tail -60 "$out" >&2
+		one 1 "$name stage"
+	fi
 	log "$name: $p passed, $f failed"
 }
 

@@ -61,11 +61,23 @@ trap cleanup EXIT
 mkdir -m 700 "$T/a"
 export SSH_AUTH_SOCK="$T/a/sock"
 
-agent() {	# agent MODE: (re)start the hostile agent in MODE
+# agent MODE: the hostile agent answers in MODE from its next connection
+# on (it reads $T/mode at each); started when none runs, or after the
+# mode "killed" (its process ends itself). One agent and one key for all
+# the cases: a python start (and its import of cryptography) each cost
+# 10 s of CPU in all.
+lastmode=
+agent() {
+	echo "$1" >"$T/mode.new" && mv "$T/mode.new" "$T/mode"
+	if [ -n "$apid" ] && [ "$lastmode" != killed ]; then
+		lastmode=$1
+		return 0
+	fi
+	lastmode=$1
 	[ -z "$apid" ] || { kill "$apid" 2>/dev/null; wait "$apid" 2>/dev/null; }
 	rm -f "$SSH_AUTH_SOCK" "$T/key"
 	python3 "$top_srcdir/tests/ssh/hostile_agent.py" "$SSH_AUTH_SOCK" \
-	    "$T/key" "$1" &
+	    "$T/key" "@$T/mode" &
 	apid=$!
 	for _ in $(seq 200); do
 		[ -f "$T/key" ] && return 0

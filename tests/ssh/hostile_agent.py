@@ -5,7 +5,8 @@ sk-ecdsa-sha2-nistp256@openssh.com key (application "ssh:") and answers
 sign requests the way MODE says. Usage: hostile_agent.py SOCKET KEYFILE
 MODE; writes the key's public line to KEYFILE once it listens. With
 HOSTILE_AGENT_LOG set, appends each request's type (11 list, 13 sign) to
-that file, a line each.
+that file, a line each. A MODE of @FILE reads the mode from FILE at
+each connection, so that one agent (one key) serves every case in turn.
 
 Modes: good (flags 0x01, counter 42), uv (flags 0x05), flags0 (0x00),
 wrongkey (signed by another key), badsig (a byte of r flipped), otherdata
@@ -133,8 +134,13 @@ def main():
     os.rename(keyfile + ".tmp", keyfile)
     while True:
         c, _ = s.accept()
+        if mode.startswith("@"):
+            with open(mode[1:]) as f:
+                now = f.read().strip()
+        else:
+            now = mode
         try:
-            serve(c, key, mode)
+            serve(c, key, now)
         except (EOFError, ConnectionError):
             pass
         c.close()
