@@ -132,21 +132,30 @@ t1=$(slapd_ticks)
 # measured on its own (callgrind cannot follow it: authcmd gives it a
 # clean environment, without valgrind's), run as the module runs it.
 sumir() { awk '/^summary:/ { s += $2 } END { print s + 0 }' "$@"; }
+# Under valgrind the module starts the helper by fork (valgrind has no
+# clone3), and the forked set-up child, which drops to nobody and relays
+# the helper's exit, is still valgrind's: it writes its own output file
+# (cg.PID.out, as nobody, so the directory is nobody's), or callgrind
+# ends it with status 1 and the login fails. Only the PAM process's file
+# (pamdrive's pid, the first line of its stderr) is counted.
 ir() {	# ir NAME COUNT: sets IR
-	local d=$WORK/raw/cg-$1-$2
+	local d=$WORK/raw/cg-$1-$2 pid
+	rm -rf "$d"
 	mkdir -p "$d"
+	chown nobody "$d"
 	PAMDRIVE_PIN=$PIN valgrind --tool=callgrind \
-	    --callgrind-out-file="$d/cg.out" "$work/pamdrive" "$WORK/pam" "$1" \
-	    root "$2" >"$d/out" 2>"$d/err" || die "callgrind $1 $2 failed ($d)"
-	IR=$(sumir "$d/cg.out")
+	    --callgrind-out-file="$d/cg.%p.out" "$work/pamdrive" "$WORK/pam" \
+	    "$1" root "$2" >"$d/out" 2>"$d/err" || die "callgrind $1 $2 failed ($d)"
+	pid=$(sed -n '1s/^==\([0-9]*\)==.*/\1/p' "$d/err")
+	[ -n "$pid" ] && [ -f "$d/cg.$pid.out" ] ||
+	    die "callgrind $1 $2: no output of the PAM process ($d)"
+	IR=$(sumir "$d/cg.$pid.out")
 }
 log "instructions (callgrind)"
-for c in file ldap; do
-	for n in 1 2; do
-		ir "$c" "$n"
-		eval "ir_${c}_$n=$IR"
-	done
-done
+ir file 1; ir_file_1=$IR
+ir file 2; ir_file_2=$IR
+ir ldap 1; ir_ldap_1=$IR
+ir ldap 2; ir_ldap_2=$IR
 d=$WORK/raw/cg-helper
 mkdir -p "$d"
 chown nobody "$d"	# callgrind writes its file as nobody
@@ -194,7 +203,7 @@ sec=$WORK/section.md
 	echo "| directory down, no cache (PAM_AUTHINFO_UNAVAIL) | $(hf "$WORK/raw/hf-down.json" nocache) | | |"
 	echo
 	echo "- slapd's CPU over the $logins directory logins of the latency run: $(( (t1 - t0) * 1000 / hz )) ms ($(awk -v t=$((t1 - t0)) -v h="$hz" -v n="$logins" 'BEGIN { printf "%.2f", t * 1000 / h / n }') ms per login; clock ticks of $((1000 / hz)) ms)."
-	echo "- Instructions: callgrind Ir of the PAM process, plus, for the directory, the helper's own run (as nobody, same configuration): callgrind cannot follow the helper from the module, whose clean environment drops valgrind's. The software token and slapd are not counted; slapd's share is its CPU time above."
+	echo "- Instructions: callgrind Ir of the PAM process (not its forked set-up child, which under valgrind writes a file of its own), plus, for the directory, the helper's own run (as nobody, same configuration): callgrind cannot follow the helper from the module, whose clean environment drops valgrind's. The software token and slapd are not counted; slapd's share is its CPU time above."
 	echo "- command: \`BENCH_ONLY=ldap bench/run.sh\`; raw data in $WORK/raw."
 	bench_end
 } >"$sec"

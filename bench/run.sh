@@ -582,19 +582,17 @@ run_vm
 write_report
 log "wrote $out in $(( $(date +%s) - t_start )) s"
 cat "$out"
-# The CTAP2-with-PIN section (its own VM boot), spliced into $out.
-if [ "${BENCH_CTAP2:-1}" = 1 ] && [ "${BENCH_VM:-1}" = 1 ]; then
-	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/ctap2.sh"
-fi
-# The several-keys section (its own VM boot), spliced into $out.
-if [ "${BENCH_MULTIKEY:-1}" = 1 ] && [ "${BENCH_VM:-1}" = 1 ]; then
-	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/multikey.sh"
-fi
-# The directory section (host only), spliced into $out.
-if [ "${BENCH_LDAP:-1}" = 1 ]; then
-	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/ldap.sh"
-fi
-# The sudo-over-SSH section (host only), spliced into $out.
-if [ "${BENCH_REMOTE:-1}" = 1 ]; then
-	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/remote.sh"
-fi
+# The sections with their own scripts, spliced into $out: CTAP2 with a
+# PIN and several keys (a VM boot each), the directory and sudo over SSH
+# (host only). One that fails is named, and the run ends with status 1.
+failed=""
+part() {	# part NAME ENABLED: run bench/NAME.sh when ENABLED is 1
+	[ "$2" = 1 ] || return 0
+	BENCH_WORK=$work BENCH_BUILD=$build BENCH_OUT=$out "$here/$1.sh" ||
+	    failed="$failed $1"
+}
+part ctap2 "$([ "${BENCH_CTAP2:-1}${BENCH_VM:-1}" = 11 ] && echo 1)"
+part multikey "$([ "${BENCH_MULTIKEY:-1}${BENCH_VM:-1}" = 11 ] && echo 1)"
+part ldap "${BENCH_LDAP:-1}"
+part remote "${BENCH_REMOTE:-1}"
+[ -z "$failed" ] || die "these parts failed, their sections in $out are the last run's:$failed"
