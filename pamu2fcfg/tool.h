@@ -50,6 +50,10 @@ struct tool_asuser {
 	char *home; /* the user's home folder (passwd) */
 };
 
+/* -c's credProtect levels (CTAP 2.1 credProtect extension). */
+#define CRED_PROTECT_UV_OPTIONAL_WITH_LIST 2
+#define CRED_PROTECT_UV_REQUIRED 3
+
 struct tool_opts {
 	enum tool_mode mode;
 	char *user; /* owned */
@@ -140,6 +144,9 @@ int tool_ldif_change(
 /* opts.c: fill o from argv. Returns true to go on; false with *status
  * set to TOOL_EXIT_OK (after --help/--version) or TOOL_EXIT_USAGE. */
 bool opts_parse(int argc, char **argv, struct tool_opts *o, int *status);
+/* The combinations of options that are refused (optcheck.c): false, with
+ * a message naming them. opts_parse calls it. */
+bool opts_check(const struct tool_opts *o);
 void opts_free(struct tool_opts *o);
 
 /* asuser.c: run by root for another user with no FILE (and no absolute

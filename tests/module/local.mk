@@ -145,7 +145,8 @@ check_PROGRAMS += tests/module/test_opttable
 TESTS += tests/module/test_opttable
 tests_module_test_opttable_SOURCES = tests/module/test_opttable.c \
 	tests/module/argsfix.h tests/lib/test.h \
-	pamu2fcfg/opts.c pamu2fcfg/config.c pamu2fcfg/msg.c pamu2fcfg/passkeyfmt.c \
+	pamu2fcfg/opts.c pamu2fcfg/optcheck.c pamu2fcfg/config.c \
+	pamu2fcfg/msg.c pamu2fcfg/passkeyfmt.c \
 	pamu2fcfg/tool.h
 tests_module_test_opttable_CFLAGS = $(AM_CFLAGS) $(PAM_CFLAGS) \
 	-I$(top_srcdir)/tests/lib -I$(top_srcdir)/pam_u2f -I$(top_srcdir)/pamu2fcfg
