@@ -153,7 +153,8 @@ common_proto_libproto_la_SOURCES = \
 	common/proto/attest.c common/proto/attest.h \
 	common/proto/evidence.c common/proto/evidence.h \
 	common/proto/u2f/u2f.h common/proto/u2f/msg.c \
-	common/proto/u2f/protocol.c \
+	common/proto/u2f/protocol.c common/proto/u2f/wire.h \
+	common/proto/u2f/wire.c \
 	common/proto/ctap2/ctap2.h common/proto/ctap2/client.h \
 	common/proto/ctap2/info.c common/proto/ctap2/msg.c \
 	common/proto/ctap2/driver.c common/proto/ctap2/exchange.c \

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/proto/: U2F and CTAP2.
-# test_u2f: APDUs, status words and reply parsing (proto/u2f.c);
-# test_u2fop: the operations over CTAPHID (proto/u2f_op.c).
+# test_u2f: APDUs, status words and reply parsing (proto/u2f/msg.c);
+# test_u2fop: the operations over CTAPHID (proto/u2f/protocol.c, and the
+# request in flight, proto/u2f/wire.c).
 check_PROGRAMS += tests/proto/test_u2f tests/proto/test_u2fop
 TESTS += tests/proto/test_u2f tests/proto/test_u2fop
 

@@ -16,7 +16,7 @@
  *    only after it was sent again, so two "not mine" replies come for
  *    the first allow-list entry; the late one is dropped, not read as
  *    the second entry's answer, and the second entry signs
- *    (common/proto/u2f/protocol.c). */
+ *    (common/proto/u2f/wire.c). */
 #include "config.h"
 
 #include <stdint.h>

@@ -1,16 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The U2F (CTAP1) protocol behind struct proto: VERSION to detect,
- * REGISTER, and AUTHENTICATE walking an allow list. U2F keys answer every
- * request at once ("touch needed", 6985, included), so a request is sent
- * again every U2F_POLL_MS until the key signs; a step never blocks.
- *
- * A request that went silent is sent again (U2F_STALL_MS); its first copy
- * may still be answered late. A U2F reply names no request, so before a
- * different request goes out (the next allow-list entry, `nodetect`) the
- * replies still owed to the copies sent are read and dropped (up to
- * U2F_STALL_MS): a late "not mine" for one entry is never read as the
- * next entry's answer. The U2F half of proto/ (u2f/), as ctap2/driver.c
- * is the CTAP2 one; u2f/msg.c holds the bytes. */
+ * REGISTER, and AUTHENTICATE walking an allow list (probed with
+ * check-only requests, or asked entry by entry with `nodetect`), each
+ * reply checked. What is asked is here; when and how often it goes out
+ * (a touch is polled for, a silent key asked again, late replies
+ * dropped) is u2f/wire.c's, and u2f/msg.c holds the bytes. The U2F half
+ * of proto/ (u2f/), as ctap2/driver.c is the CTAP2 one. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -22,16 +17,11 @@
 #include "proto/evidence.h"
 #include "proto/proto.h"
 #include "u2f.h"
+#include "wire.h"
 
-#define U2F_REPLY_MAX 7609 /* a whole CTAPHID message */
 #define U2F_AUTH_REPLY_MAX (1 + 4 + U2F_SIG_MAX + 2)
 #define U2F_VERSION_REPLY_MAX 64
 #define U2F_VERSION_STR "U2F_V2"
-#define U2F_POLL_MS 100 /* re-send interval while waiting for a touch */
-/* A request with neither an answer nor a keepalive for this long was
- * lost (e.g. hidraw dropped the reply from a full queue): send it again. */
-#define U2F_STALL_MS 1000
-#define U2F_SEND_MS 1000  /* a device must take a request's frames */
 #define U2F_PROBE_MS 3000 /* a check-only probe needs no touch */
 
 enum u2f_opkind { U2F_OP_NONE, U2F_OP_REGISTER, U2F_OP_ASSERT };
@@ -45,20 +35,10 @@ struct u2f_st {
 	const struct cred *allow; /* borrowed from the request */
 	size_t *cand;             /* allow-list entries the key holds */
 	size_t ncand;
-	size_t next;    /* the one being asked for */
-	bool presence;  /* the request's (a credential's +presence adds) */
-	bool walk;      /* no probe: a "not mine" moves to the next */
-	bool in_flight; /* a request is out, its reply not read */
-	bool touch;     /* the last answer was "touch needed" */
-	int64_t next_send;
-	int64_t sent_at;
-	int64_t alive_at; /* last keepalive for the request in flight */
-	/* Copies of the current request sent whose replies were not read
-	 * (more than one after a re-send); before another request goes
-	 * out they are read and dropped, until drain_until (0: not
-	 * draining). */
-	size_t owed;
-	int64_t drain_until;
+	size_t next;       /* the one being asked for */
+	bool presence;     /* the request's (a credential's +presence adds) */
+	bool walk;         /* no probe: a "not mine" moves to the next */
+	struct u2f_wire w; /* the request in flight (wire.c's) */
 };
 
 /* Can U2F ask for this credential under req? Not for what needs user
@@ -159,51 +139,18 @@ u2f_send_op(struct proto_ctx *c)
 		util_wipe(data, sizeof(data));
 	}
 	if (r == ERR_OK)
-		r = xport_send(c->x, XPORT_MSG, apdu, len, U2F_SEND_MS);
+		r = u2f_wire_send(&st->w, c->x, apdu, len);
 	util_wipe(apdu, sizeof(apdu));
-	st->in_flight = (r == ERR_OK);
-	st->sent_at = util_now_ms();
-	if (r == ERR_OK)
-		st->owed++;
 	return r;
-}
-
-/* Receive (within ms) and split the reply to the request out: the body's
- * length in *body, the status word mapped to our errors. */
-static int
-u2f_recv(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body, int ms)
-{
-	struct u2f_st *st = c->st;
-	int status = XPORT_KA_NONE, r;
-	size_t len = 0;
-	uint16_t sw;
-
-	r = xport_recv(c->x, XPORT_MSG, buf, cap, &len, ms, &status);
-	if (status != XPORT_KA_NONE) /* the key is working on it */
-		st->alive_at = util_now_ms();
-	if (r != ERR_TIMEOUT && st->owed > 0) /* a reply, or an error frame */
-		st->owed--;
-	if (r != ERR_OK)
-		return r;
-	return u2f_status(buf, len, body, &sw);
 }
 
 static int64_t
 u2f_wake_at(const struct proto_ctx *c)
 {
 	const struct u2f_st *st = c->st;
-	int64_t last;
 
-	if (st->op == U2F_OP_NONE)
-		return INT64_MAX;
-	if (!st->in_flight && st->drain_until == 0)
-		return st->next_send;
-	if (xport_fd(c->x) < 0) /* the transport says, or at once */
-		return xport_wake_at(c->x, st->sent_at);
-	if (st->drain_until > 0)
-		return st->drain_until;
-	last = st->alive_at > st->sent_at ? st->alive_at : st->sent_at;
-	return last + U2F_STALL_MS;
+	return st->op == U2F_OP_NONE ? INT64_MAX
+				     : u2f_wire_wake_at(&st->w, c->x);
 }
 
 static int
@@ -211,37 +158,7 @@ u2f_poll_fd(const struct proto_ctx *c)
 {
 	const struct u2f_st *st = c->st;
 
-	return st->op != U2F_OP_NONE && (st->in_flight || st->drain_until > 0)
-	    ? xport_fd(c->x)
-	    : -1;
-}
-
-/* Read and drop the replies still owed to an earlier request: ERR_OK
- * when none is owed any more (or the wait for them is over), else
- * ERR_PENDING. */
-static int
-u2f_drain(struct proto_ctx *c, uint8_t *buf, size_t cap)
-{
-	struct u2f_st *st = c->st;
-	size_t body;
-	int r;
-
-	while (st->owed > 0) {
-		r = u2f_recv(c, buf, cap, &body, 0);
-		if (r == ERR_TIMEOUT) {
-			if (util_now_ms() < st->drain_until)
-				return ERR_PENDING;
-			st->owed = 0; /* lost after all */
-			break;
-		}
-		log_msg(c->log,
-		    "%s: %s: dropped a late reply to an earlier "
-		    "request (%s)",
-		    __func__, xport_path(c->x), err_str(r));
-	}
-	util_wipe(buf, cap);
-	st->drain_until = 0;
-	return ERR_OK;
+	return st->op == U2F_OP_NONE ? -1 : u2f_wire_poll_fd(&st->w, c->x);
 }
 
 static bool
@@ -249,7 +166,7 @@ u2f_wants_touch(const struct proto_ctx *c)
 {
 	const struct u2f_st *st = c->st;
 
-	return st->op != U2F_OP_NONE && st->touch;
+	return st->op != U2F_OP_NONE && u2f_wire_touch(&st->w);
 }
 
 /* One step of the operation: send if due, read what has arrived. ERR_OK
@@ -260,33 +177,17 @@ u2f_step(struct proto_ctx *c, uint8_t *buf, size_t cap, size_t *body)
 	struct u2f_st *st = c->st;
 	int r;
 
-	if (!st->in_flight) {
-		if (st->drain_until > 0 && u2f_drain(c, buf, cap) != ERR_OK)
-			return ERR_PENDING;
-		if (util_now_ms() < st->next_send)
-			return ERR_PENDING;
+	switch (u2f_wire_next(&st->w, c->x, c->log, buf, cap)) {
+	case U2F_WIRE_WAIT:
+		return ERR_PENDING;
+	case U2F_WIRE_SEND:
 		if ((r = u2f_send_op(c)) != ERR_OK)
 			return r;
+		break;
+	case U2F_WIRE_READ:
+		break;
 	}
-	r = u2f_recv(c, buf, cap, body, 0);
-	if (r == ERR_TIMEOUT) {
-		if (util_now_ms() >= u2f_wake_at(c)) {
-			log_msg(c->log, "%s: %s: no answer, asking again",
-			    __func__, xport_path(c->x));
-			st->in_flight = false;
-			st->next_send = util_now_ms();
-		}
-		return ERR_PENDING;
-	}
-	st->in_flight = false;
-	/* "Touch needed", or another program holds the key: ask again
-	 * after the poll interval. */
-	if (r == ERR_PRESENCE || r == ERR_HID_BUSY) {
-		st->touch = (r == ERR_PRESENCE);
-		st->next_send = util_now_ms() + U2F_POLL_MS;
-		return ERR_PENDING;
-	}
-	return r;
+	return u2f_wire_read(&st->w, c->x, c->log, buf, cap, body);
 }
 
 static int
@@ -295,9 +196,7 @@ u2f_detect(struct proto_ctx *c, int ms)
 	struct xport *x = c->x;
 	const struct log *lg = c->log;
 	uint8_t apdu[U2F_APDU_MAX], reply[U2F_VERSION_REPLY_MAX];
-	int64_t deadline = util_now_ms() + ms;
-	size_t len = 0, body;
-	uint16_t sw;
+	size_t len = 0, body = 0;
 	int r;
 
 	if (xport_caps(x) & XPORT_CAP_NMSG) {
@@ -307,10 +206,8 @@ u2f_detect(struct proto_ctx *c, int ms)
 	}
 	if ((r = u2f_apdu(U2F_INS_VERSION, 0, NULL, 0, apdu, sizeof(apdu),
 		 &len)) != ERR_OK ||
-	    (r = xport_send(x, XPORT_MSG, apdu, len, ms)) != ERR_OK ||
-	    (r = xport_recv(x, XPORT_MSG, reply, sizeof(reply), &len,
-		 util_ms_left(deadline), NULL)) != ERR_OK ||
-	    (r = u2f_status(reply, len, &body, &sw)) != ERR_OK)
+	    (r = u2f_wire_call(
+		 x, apdu, len, reply, sizeof(reply), &body, ms)) != ERR_OK)
 		goto fail;
 	if (body != strlen(U2F_VERSION_STR) ||
 	    memcmp(reply, U2F_VERSION_STR, body) != 0)
@@ -328,16 +225,8 @@ static void
 u2f_cancel(struct proto_ctx *c)
 {
 	struct u2f_st *st = c->st;
-	uint8_t *reply = NULL;
-	size_t body;
 
-	if (st->in_flight && (reply = malloc(U2F_REPLY_MAX)) != NULL) {
-		xport_cancel(c->x);
-		/* Read (and drop) the answer to the request we abandon, so
-		 * it cannot be taken for the answer to a later one. */
-		(void)u2f_recv(c, reply, U2F_REPLY_MAX, &body, U2F_POLL_MS);
-		util_freezero(reply, U2F_REPLY_MAX);
-	}
+	u2f_wire_cancel(&st->w, c->x);
 	u2f_reset(st);
 }
 
@@ -354,7 +243,7 @@ u2f_begin(struct proto_ctx *c, enum u2f_opkind kind, const char *rp_id,
 		return r;
 	memcpy(st->app, st->app_rp, U2F_PARAM_LEN);
 	memcpy(st->chal, cdh, U2F_PARAM_LEN);
-	st->next_send = util_now_ms();
+	u2f_wire_start(&st->w);
 	return ERR_OK;
 }
 
@@ -451,10 +340,8 @@ u2f_probe_app(struct proto_ctx *c, const uint8_t app[U2F_PARAM_LEN],
 	if ((r = u2f_auth_apdu(
 		 U2F_AUTH_CHECK_ONLY, chal, app, cred, apdu, &len)) != ERR_OK)
 		return r;
-	r = xport_send(c->x, XPORT_MSG, apdu, len, ms);
+	r = u2f_wire_call(c->x, apdu, len, reply, sizeof(reply), &body, ms);
 	util_wipe(apdu, sizeof(apdu));
-	if (r == ERR_OK)
-		r = u2f_recv(c, reply, sizeof(reply), &body, ms);
 	util_wipe(reply, sizeof(reply));
 	/* 6985 is the conforming "yes"; a key that signs anyway holds it
 	 * too (the signature is not used). */
@@ -626,10 +513,7 @@ u2f_next_candidate(struct u2f_st *st)
 		return ERR_WRONG_KH;
 	st->next++;
 	u2f_pick_app(st);
-	st->touch = false;
-	st->next_send = util_now_ms();
-	if (st->owed > 0)
-		st->drain_until = st->next_send + U2F_STALL_MS;
+	u2f_wire_start(&st->w);
 	return ERR_PENDING;
 }
 

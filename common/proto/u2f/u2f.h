@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* U2F (CTAP1) messages: APDU building and strict reply parsing. The
  * exchanges themselves are the U2F protocol's (u2f/protocol.c, behind
- * struct proto); callers outside common/proto use device/dev.h. */
+ * struct proto, with u2f/wire.c timing the request in flight); callers
+ * outside common/proto use device/dev.h. */
 #ifndef PU_U2F_H
 #define PU_U2F_H
 
