@@ -4,6 +4,7 @@
  * keepalives and other channels only within one deadline. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,11 +197,25 @@ rx_classify(
 	return FRAME_START;
 }
 
+/* A wait that ran out on frames that were not ours: worth a line unless
+ * the read was only a look at what is there (no time given), as every
+ * poll step's is: a key waiting for a touch sends a keepalive every
+ * 100 ms. */
+static int
+rx_skipped_out(const struct ctaphid *ch, bool waited)
+{
+	if (waited)
+		log_msg(ch->log,
+		    "ctaphid_recv: deadline passed while skipping frames");
+	return ERR_TIMEOUT;
+}
+
 /* Wait for the init frame of our reply; skip what may be skipped. */
 static int
 rx_start(struct ctaphid *ch, uint8_t cmd, uint8_t *frame, int64_t deadline,
     uint8_t *keepalive)
 {
+	bool waited = util_ms_left(deadline) > 0;
 	int r;
 
 	for (;;) {
@@ -210,12 +225,8 @@ rx_start(struct ctaphid *ch, uint8_t cmd, uint8_t *frame, int64_t deadline,
 			return r;
 		if (r == FRAME_START)
 			return ERR_OK;
-		if (util_ms_left(deadline) == 0) {
-			log_msg(ch->log,
-			    "ctaphid_recv: deadline passed "
-			    "while skipping frames");
-			return ERR_TIMEOUT;
-		}
+		if (util_ms_left(deadline) == 0)
+			return rx_skipped_out(ch, waited);
 	}
 }
 
@@ -223,6 +234,7 @@ rx_start(struct ctaphid *ch, uint8_t cmd, uint8_t *frame, int64_t deadline,
 static int
 rx_cont(struct ctaphid *ch, uint8_t *frame, uint8_t seq, int64_t deadline)
 {
+	bool waited = util_ms_left(deadline) > 0;
 	int r;
 
 	for (;;) {
@@ -230,12 +242,8 @@ rx_cont(struct ctaphid *ch, uint8_t *frame, uint8_t seq, int64_t deadline)
 			return r;
 		if (memcmp(frame, ch->cid, 4) == 0)
 			break;
-		if (util_ms_left(deadline) == 0) {
-			log_msg(ch->log,
-			    "ctaphid_recv: deadline passed "
-			    "while skipping frames");
-			return ERR_TIMEOUT;
-		}
+		if (util_ms_left(deadline) == 0)
+			return rx_skipped_out(ch, waited);
 	}
 	if (frame[4] == CTAPHID_ERROR) {
 		log_msg(ch->log,
