@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Unit tests of common/proto/: U2F and CTAP2.
-# test_u2f: APDUs, status words and reply parsing (proto/u2f/msg.c);
-# test_u2fop: the operations over CTAPHID (proto/u2f/protocol.c, and the
-# request in flight, proto/u2f/wire.c).
+# test_u2f: APDUs, status words and reply parsing (common/proto/u2f/msg.c);
+# test_u2fop: the operations over CTAPHID (common/proto/u2f/protocol.c,
+# and the request in flight, common/proto/u2f/wire.c).
 check_PROGRAMS += tests/proto/test_u2f tests/proto/test_u2fop
 TESTS += tests/proto/test_u2f tests/proto/test_u2fop
 
@@ -16,7 +16,7 @@ tests_proto_test_u2fop_SOURCES = tests/proto/test_u2fop.c \
 tests_proto_test_u2fop_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_proto_test_u2fop_LDADD = common/libcommon.la $(LIBCRYPTO_LIBS)
 
-# The CTAP2 messages (proto/ctap2_msg.c).
+# The CTAP2 messages (common/proto/ctap2/msg.c).
 check_PROGRAMS += tests/proto/test_ctap2msg
 TESTS += tests/proto/test_ctap2msg
 tests_proto_test_ctap2msg_SOURCES = tests/proto/test_ctap2msg.c \
