@@ -59,10 +59,14 @@ mk_tail() { tail -n +"$(($(cat "$T/$1.mark") + 1))" "$T/$1.log"; }
 # the cancel, status=2d, or a UV key's ClientPIN, cmd=06: its built-in
 # UV may finish before the cancel reaches it, and it then holds a token
 # for a GetAssertion never sent; a signature after a wait is not one).
+# A log still ending in a keepalive may be waiting for its cancel's
+# line: given 3 s (settle) before it is read.
+mk_answered() { mk_tail "$1" | tail -n 1 | grep -q 'status=\|sw='; }
 mk_stopped() {
 	sn=$1
 	shift
 	for s in "$@"; do
+		settle 30 mk_answered "$s"
 		mk_tail "$s" >"$T/mk.tail"
 		if ! tail -n 1 "$T/mk.tail" | grep -q 'status=\|sw=' ||
 		    ! awk '/keepalive/ { w = 1; next }

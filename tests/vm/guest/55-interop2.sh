@@ -106,8 +106,10 @@ has_rk() {
 # REGEX after the mark, so a refusal is the one meant (not, say, a token
 # that was never asked).
 mark() { tm=$(wc -l <"$T/$1.log" 2>/dev/null) || tm=0; }
+# (the cancel's line may come after the module has gone: settle)
+saw_has() { tail -n +"$((tm + 1))" "$T/$1.log" | grep -Eq "$2"; }
 saw() {
-	if tail -n +"$((tm + 1))" "$T/$2.log" | grep -Eq "$3"; then
+	if settle 30 saw_has "$2" "$3"; then
 		pass "$1"
 	else
 		fail "$1" "no '$3' in token $2's log since the mark:"

@@ -225,6 +225,21 @@ tok_stop_all() {
 	done
 }
 
+# settle TRIES CMD...: run CMD until it succeeds, at most TRIES times,
+# 0.1 s apart; its last status. For a token's log read right after the
+# module has gone: the module waits 100 ms for the answer to its cancel
+# (a CTAPHID_CANCEL's status=2d), and a loaded guest may log it later.
+# Costs nothing when CMD succeeds at once.
+settle() {
+	sn_left=$1
+	shift
+	while ! "$@"; do
+		sn_left=$((sn_left - 1))
+		[ "$sn_left" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # tok_signed NAME: how many presence-checked signatures (P1 03) it made.
 tok_signed() { grep -c '^ins=02 p1=03 sw=9000' "$T/$1.log" 2>/dev/null; }
 
