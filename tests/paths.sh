@@ -4,8 +4,10 @@
 # docs of the tree (C sources and headers, shell, python, awk, makefile
 # fragments, configure.ac, man pages, README, SECURITY.md, the READMEs
 # under tests/, bench's docs, debian/, etc/) for every path under
-# common/, pam_u2f/, pamu2fcfg/, tools/ or tests/, and fails (TAP "not
-# ok") on one that is neither in the tree nor a build product (a name a
+# common/, pam_u2f/, pamu2fcfg/, tools/ or tests/, and every C file
+# named as from inside common/ (proto/u2f/wire.c, read as
+# common/proto/u2f/wire.c), and fails (TAP "not ok") on one that is
+# neither in the tree nor a build product (a name a
 # makefile fragment gives, such as tests/base/test_b64 or pam_u2f/pam_u2f.la;
 # X/.libs/Y.so counts as X/Y.la). A name with '*' must match a file; a
 # component in capitals (common/X/, tests/vm/guest/GROUP.sh) is a
@@ -45,6 +47,8 @@ extract() { # extract all|code FILE...
 	awk -v mode="$mode" '
 	BEGIN {
 		re = "(^|[^A-Za-z0-9_.$/-])(common|pam_u2f|pamu2fcfg|tools|tests)/[A-Za-z0-9_.*+/-]*"
+		# a C file named from inside common/ (proto/u2f/wire.c)
+		rel = "(^|[^A-Za-z0-9_.$/-])(base|conf|crypto|device|mapping|proto|transport)/[A-Za-z0-9_/-]*[A-Za-z0-9_][.][ch]([^A-Za-z0-9_]|$)"
 	}
 	{
 		s = $0
@@ -62,6 +66,16 @@ extract() { # extract all|code FILE...
 			sub(/\/$/, "", t)
 			if (t ~ /\//)
 				print FILENAME "\t" t
+		}
+		s = $0
+		if (mode == "code")
+			next
+		while (match(s, rel)) {
+			t = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH - 1)
+			sub(/^[^a-z]/, "", t)
+			sub(/[^a-z]$/, "", t)
+			print FILENAME "\tcommon/" t
 		}
 	}' "$@"
 }

@@ -15,7 +15,7 @@ ok() {
 t=$(mktemp -d "${TMPDIR:-/tmp}/paths_lint.XXXXXX") || exit 1
 trap 'rm -rf "$t" "$t.out"' EXIT
 run() { sh "$lint" "$t" >"$t.out" 2>&1; }
-# The fixtures name paths through $c, $p and $o, so that this file names
+# The fixtures name paths through $c, $p, $o and $q, so that this file names
 # none itself (tests/paths.sh reads it too).
 c=common
 p=pam_u2f
@@ -52,5 +52,15 @@ echo "README $c/base/b.c" >>"$t/tests/paths.allow"
 ! run && grep -q "paths.allow: \"README $c/base/b.c\" is no longer stale" \
     "$t.out"
 ok $? "an allow-list line that is not stale fails"
+
+q=proto
+mkdir -p "$t/common/$q/u2f"
+: >"$t/common/$q/u2f/wire.c"
+rm -f "$t/tests/paths.allow"
+echo "/* Sends through u2f/wire.c; $q/u2f/wire.c and $q/u2f_op.c. */" \
+    >"$t/$c/base/a.c"
+! run && grep -q "^not ok .* names $c/$q/u2f_op.c" "$t.out" &&
+    [ "$(grep -c '^not ok' "$t.out")" -eq 2 ]
+ok $? "a C file named from inside common/ is read as common/...: a missing one fails"
 
 echo "1..$n"

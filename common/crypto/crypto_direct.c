@@ -16,7 +16,7 @@
  * decoded and checked by EC_POINT_oct2point and EC_POINT_is_on_curve. The
  * verification is SEC 1 (version 2) section 4.1.4 written out over
  * OpenSSL's BN and EC_POINT arithmetic, with every check of OpenSSL's own
- * ECDSA verification (crypto/ec/ecdsa_ossl.c): the signature is strict
+ * ECDSA verification (ecdsa_ossl.c in its crypto/ec/): the signature is strict
  * DER with nothing after it, r and s lie in [1, n-1], and the sum point
  * is not at infinity. ECDSA_do_verify itself cannot be used: its EC_KEY
  * brings in the ENGINE set-up, which reads openssl.cnf too.
