@@ -2,12 +2,13 @@
 /* Fixtures shared by the CTAPHID unit tests (tests/transport/test_ctaphid.c and
  * tests/transport/test_ctaphid_msg.c): the channel ID the scripted device of
  * tests/lib/fakehid.c is told to hand out, a channel opened on such a device
- * with its automatic INIT answer, and a byte pattern that differs per byte so
- * that misplaced bytes show. */
+ * with its automatic INIT answer, a byte pattern that differs per byte so
+ * that misplaced bytes show, and a log sink that counts lines. */
 #ifndef PU_HIDFIX_H
 #define PU_HIDFIX_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "transport/ctaphid.h"
@@ -28,6 +29,21 @@ open_fake(struct fakehid *f)
 	    ctaphid_open(&fakehid_io, fakehid_path(f), 0, 0, NULL, 1000, &ch),
 	    ERR_OK);
 	return ch;
+}
+
+/* A struct log sink that counts the lines and keeps the last. */
+struct log_capture {
+	int lines;
+	char last[512];
+};
+
+static inline void
+log_capture_fn(void *arg, const char *line)
+{
+	struct log_capture *c = arg;
+
+	c->lines++;
+	snprintf(c->last, sizeof(c->last), "%s", line);
 }
 
 /* Fill a pattern that differs per byte so misplaced bytes show. */

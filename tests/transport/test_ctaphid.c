@@ -236,25 +236,11 @@ out:
 	fakehid_free(f);
 }
 
-struct log_capture {
-	int lines;
-	char last[512];
-};
-
-static void
-log_fn(void *arg, const char *line)
-{
-	struct log_capture *c = arg;
-
-	c->lines++;
-	snprintf(c->last, sizeof(c->last), "%s", line);
-}
-
 static void
 test_log_names_function(void)
 {
 	struct log_capture c;
-	struct log lg = {log_fn, &c};
+	struct log lg = {log_capture_fn, &c};
 	struct fakehid *f = fakehid_new(0);
 	struct ctaphid *ch = NULL;
 

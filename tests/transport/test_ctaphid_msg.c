@@ -245,13 +245,6 @@ out:
 	fakehid_free(f);
 }
 
-static void
-count_line(void *arg, const char *line)
-{
-	(void)line;
-	(*(int *)arg)++;
-}
-
 /* A look at what is there (ms 0, every poll step's read) that finds only
  * a keepalive ends in ERR_TIMEOUT with the keepalive's status and no log
  * line: a key waiting for a touch sends one every 100 ms. A wait given
@@ -262,19 +255,20 @@ test_keepalive_look_quiet(void)
 	static const uint8_t upneeded = 2;
 	struct fakehid *f = fakehid_new(0);
 	struct ctaphid *ch = NULL;
-	int lines = 0;
-	struct log lg = {count_line, &lines};
+	struct log_capture lines;
+	struct log lg = {log_capture_fn, &lines};
 	uint8_t ka[64], buf[16], status = 0;
 	size_t len = 0;
 	int i;
 
+	memset(&lines, 0, sizeof(lines));
 	fakehid_auto_init(f, cid_ok);
 	T_EQ_ERR(
 	    ctaphid_open(&fakehid_io, fakehid_path(f), 0, 0, &lg, 1000, &ch),
 	    ERR_OK);
 	if (ch == NULL)
 		goto out;
-	lines = 0;
+	memset(&lines, 0, sizeof(lines)); /* only what follows counts */
 	for (i = 0; i < 10; i++) {
 		fakehid_queue_msg(f, cid_ok, CTAPHID_KEEPALIVE, &upneeded, 1);
 		T_EQ_ERR(ctaphid_recv(ch, CTAPHID_MSG, buf, sizeof(buf), &len,
@@ -282,7 +276,7 @@ test_keepalive_look_quiet(void)
 		    ERR_TIMEOUT);
 		T_EQ_INT(status, 2);
 	}
-	T_EQ_INT(lines, 0);
+	T_EQ_INT(lines.lines, 0);
 	memset(ka, 0, sizeof(ka));
 	memcpy(ka, "\x01\x02\x03\x04\xbb\x00\x01\x02", 8);
 	fakehid_set_read_ms(f, 10);
@@ -290,7 +284,7 @@ test_keepalive_look_quiet(void)
 	T_EQ_ERR(
 	    ctaphid_recv(ch, CTAPHID_MSG, buf, sizeof(buf), &len, 100, &status),
 	    ERR_TIMEOUT);
-	T_EQ_INT(lines, 1);
+	T_EQ_INT(lines.lines, 1);
 out:
 	ctaphid_close(&ch);
 	fakehid_free(f);
