@@ -353,7 +353,10 @@ test_expand(void)
 
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
-	line = mt_line("alice", &c, 1);
+	if ((line = mt_line("alice", &c, 1)) == NULL) {
+		tokenctl_stop(&t); /* no credential: failed above */
+		return;
+	}
 	snprintf(dir, sizeof(dir), "%s/keys", mt.dir);
 	mkdir(dir, 0755);
 	snprintf(path, sizeof(path), "%s/alice.keys", dir);
@@ -399,7 +402,10 @@ test_openasuser(void)
 
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
-	line = mt_line("alice", &c, 1);
+	if ((line = mt_line("alice", &c, 1)) == NULL) {
+		tokenctl_stop(&t); /* no credential: failed above */
+		return;
+	}
 	/* A central file only root may read. */
 	snprintf(path, sizeof(path), "%s/central_keys", mt.dir);
 	mt_write(path, line, strlen(line), NULL, 0600);
@@ -436,7 +442,10 @@ test_xdg(void)
 
 	memset(&cv, 0, sizeof(cv));
 	T_EQ_INT(mtfix_one_token(&t, "now", &mt.alice, &c), 0);
-	line = mt_line("alice", &c, 1);
+	if ((line = mt_line("alice", &c, 1)) == NULL) {
+		tokenctl_stop(&t); /* no credential: failed above */
+		return;
+	}
 	mt_keys(&mt.alice, "");
 	snprintf(dir, sizeof(dir), "%s/xdg", mt.dir);
 	mkdir(dir, 0755);
